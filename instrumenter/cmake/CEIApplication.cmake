@@ -1,0 +1,2 @@
+function(cei_add_application)
+endfunction()

@@ -1,0 +1,157 @@
+// The runtime's entry points for instrumented code. Users never write these: `ceic` rewrites
+//
+//   C = matmul::multiply(A, B);
+// into
+//   ::cei::rt::assign(C, ::cei::rt::call<cei::Matrix<int>>(__cei_ce_MatmulCEI_multiply,
+//       ::cei::rt::in<cei::Matrix<int>>(A), ::cei::rt::in<cei::Matrix<int>>(B)));
+//
+// and every host use of a variable that a task may touch into `::cei::rt::sync(x)` (may write)
+// or `::cei::rt::sync_read(x)` (reads only). The contract:
+//  - Tasks never write host objects. Outputs go to runtime-owned storage (renaming), so WAR and
+//    WAW never serialise tasks; the host copy is brought up to date only at a sync.
+//  - Tasks may read host objects in place (an `in` of a variable that no pending task writes),
+//    so a host write (`sync`) and the end of the variable's scope (`Scope`) wait for those readers.
+//  - Data are keyed by address; `root` is the variable the address belongs to (`&v` for `v[i]`,
+//    `&s` for `s.field`), so a host use of `v` syncs every datum under it.
+#pragma once
+
+#include <cei/cei.hpp>
+#include <cei/rt/ce.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace cei::rt {
+
+class Version;  // runtime-internal, reference counted
+
+namespace detail {
+void retain(Version* v) noexcept;
+void release(Version* v) noexcept;
+
+enum class ArgKind : std::uint8_t { Tracked, Captured, Pending };
+
+// One argument of a task as the instrumented call site describes it.
+struct ArgSpec {
+  ArgKind kind;
+  Dir dir;
+  const TypeOps* type;
+  void* address;        // Tracked: the host object; Captured: a heap object the runtime now owns
+  const void* root;     // Tracked: the variable the address belongs to
+  Version* version;     // Pending: a task output (reference transferred to the runtime)
+};
+
+// Submits a task; returns the result's version (retained for the caller), or null for void.
+Version* submit(const CeInfo& ce, ArgSpec* args, std::size_t n);
+// The host variable at `target` (under `root`) now has `v` as its latest value (no copy yet).
+void assign(const TypeOps& type, void* target, const void* root, Version* v);
+// Waits for v and moves/copies its value into `dst` (an object of v's type). Rethrows a task's
+// failure with the CE's name.
+void get(Version* v, void* dst);
+// Host use of everything under `root` (or keyed at `root`): waits for writers and brings host
+// copies up to date; `write` also waits for tasks reading the host objects and forgets the data.
+void sync(const void* root, bool write);
+void scope_enter(const void* root) noexcept;
+void scope_exit(const void* root) noexcept;
+}  // namespace detail
+
+// A task's output that no host variable holds yet: `f(g(x))`, or the right side of `C = f(x)`.
+template <typename R>
+class Pending {
+ public:
+  explicit Pending(Version* v) : v_(v) {}
+  Pending(Pending&& o) noexcept : v_(std::exchange(o.v_, nullptr)) {}
+  Pending(const Pending&) = delete;
+  Pending& operator=(const Pending&) = delete;
+  ~Pending() {
+    if (v_) detail::release(v_);
+  }
+  // The value, waiting for it: used where the result feeds ordinary host code.
+  R get() && {
+    if constexpr (!std::is_void_v<R>) {
+      R r{};
+      detail::get(v_, &r);
+      return r;
+    } else {
+      detail::get(v_, nullptr);
+    }
+  }
+  operator R() && { return std::move(*this).get(); }  // NOLINT: implicit on purpose
+  Version* release() { return std::exchange(v_, nullptr); }
+
+ private:
+  Version* v_;
+};
+
+namespace detail {
+template <typename P, typename T>
+ArgSpec make_arg(Dir dir, T&& x, const void* root) {
+  using D = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<D, Pending<P>>) {
+    return {ArgKind::Pending, dir, &type_ops<P>(), nullptr, nullptr, x.release()};
+  } else if constexpr (std::is_lvalue_reference_v<T> && std::is_same_v<D, P> &&
+                       !std::is_arithmetic_v<P>) {
+    void* a = const_cast<void*>(static_cast<const void*>(&x));
+    return {ArgKind::Tracked, dir, &type_ops<P>(), a, root ? root : a, nullptr};
+  } else {
+    return {ArgKind::Captured, dir, &type_ops<P>(), new P(std::forward<T>(x)), nullptr, nullptr};
+  }
+}
+}  // namespace detail
+
+// Argument wrappers; P is the CE parameter's type without cv/ref.
+template <typename P, typename T>
+detail::ArgSpec in(T&& x, const void* root = nullptr) {
+  return detail::make_arg<P>(Dir::In, std::forward<T>(x), root);
+}
+template <typename P>
+detail::ArgSpec out(P& x, const void* root = nullptr) {
+  return {detail::ArgKind::Tracked, Dir::Out, &type_ops<P>(), &x, root ? root : &x, nullptr};
+}
+template <typename P>
+detail::ArgSpec inout(P& x, const void* root = nullptr) {
+  return {detail::ArgKind::Tracked, Dir::InOut, &type_ops<P>(), &x, root ? root : &x, nullptr};
+}
+
+template <typename R, typename... A>
+Pending<R> call(const CeInfo& ce, A... args) {
+  detail::ArgSpec specs[] = {args..., detail::ArgSpec{}};
+  return Pending<R>(detail::submit(ce, specs, sizeof...(A)));
+}
+
+template <typename T, typename R>
+void assign(T& target, Pending<R>&& p, const void* root = nullptr) {
+  static_assert(std::is_same_v<T, R>, "ceic assigns a CE result only to a variable of its type");
+  detail::assign(type_ops<T>(), &target, root ? root : &target, p.release());
+}
+
+template <typename T>
+T& sync(T& x) {
+  detail::sync(&x, true);
+  return x;
+}
+template <typename T>
+T& sync_read(T& x) {
+  detail::sync(&x, false);
+  return x;
+}
+
+// Declared right after a local that tasks may use: forgets its data when it dies, after
+// waiting for tasks that read it in place.
+class Scope {
+ public:
+  template <typename T>
+  explicit Scope(const T& x) : root_(&x) {
+    detail::scope_enter(root_);
+  }
+  ~Scope() { detail::scope_exit(root_); }
+  Scope(const Scope&) = delete;
+  Scope& operator=(const Scope&) = delete;
+
+ private:
+  const void* root_;
+};
+
+}  // namespace cei::rt

@@ -1,0 +1,74 @@
+// The registry's view of a Core Element: what `ceic` generates for every CE of an application
+// and what every platform reads. Generated code fills these as constant tables:
+//
+//   static const cei::rt::ParamInfo params[] = {{"A", cei::rt::Dir::In, &cei::rt::type_ops<M>()}, ...};
+//   static const cei::rt::NativeVersion versions[] = {{"matmul", &invoke_matmul_multiply}};
+//   const cei::rt::CeInfo ce_multiply{"multiply", "MatmulCEI", false, params, 2,
+//                                     &cei::rt::type_ops<M>(), versions, 1, &opencl_multiply};
+//   static cei::rt::Registration reg(ce_multiply);
+#pragma once
+
+#include <cei/rt/type_ops.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cei::rt {
+
+enum class Dir : std::uint8_t { In, Out, InOut };
+
+// args[i] points to the storage of parameter i (for an instance CE, args[0] is the callee);
+// when the CE returns a value, args[nparams] is the result's storage (already constructed).
+using Invoker = void (*)(void* const* args);
+
+struct NativeVersion {
+  const char* declaring_class;  // "matmul" for matmul::multiply
+  Invoker invoke;
+};
+
+struct OpenCLImpl {
+  const char* kernel_name;
+  const char* source;       // the kernel file's text, embedded at build time
+  const char* source_path;  // for diagnostics (build logs name file:line)
+  const char* global_work_size;
+  const char* local_work_size;  // "" = driver's choice
+  const char* offset;           // "" = zeros
+  const char* result_size;      // "" for void CEs
+};
+
+enum class FailurePolicy : std::uint8_t { Default, Retry, CancelSuccessors, Ignore, Fail };
+
+struct FailureSpec {
+  FailurePolicy policy = FailurePolicy::Default;
+  int retries = -1;        // -1: the config's default
+  long timeout_ms = -1;    // -1: none / the config's default
+};
+
+struct ParamInfo {
+  const char* name;
+  Dir dir;
+  const TypeOps* type;
+};
+
+struct CeInfo {
+  const char* name;
+  const char* interface_name;
+  bool is_instance;          // params[0] is the callee (inout)
+  const ParamInfo* params;   // including the callee
+  std::size_t nparams;
+  const TypeOps* result;     // nullptr for void
+  const NativeVersion* versions;
+  std::size_t nversions;
+  const OpenCLImpl* opencl;  // nullptr when the CE has no OpenCL implementation
+  FailureSpec failure{};
+};
+
+// Adds a CE to the process-wide registry (static initialisation of generated code).
+void register_ce(const CeInfo& ce);
+const CeInfo* find_ce(const char* interface_name, const char* name);
+
+struct Registration {
+  explicit Registration(const CeInfo& ce) { register_ce(ce); }
+};
+
+}  // namespace cei::rt

@@ -1,0 +1,134 @@
+// What the Executor and the Decision Engine see of a Computing Platform (CPU cores, an OpenCL
+// device, a remote node), and what a platform sees of tasks and data versions. Only platforms/
+// includes OpenCL or cpprest headers; nothing here names them.
+//
+//   class MyPlatform : public cei::rt::Platform { ... };
+//   runtime.add_platform(std::make_unique<MyPlatform>(...));
+//
+// Life of a task: the Analyzer builds it with its input versions (maybe still pending) and fresh
+// output versions; the Decision Engine asks every platform that can_run() it for a forecast() and
+// calls submit() on the chosen one at once (COMPSs-Mobile style: before inputs are ready, so a
+// device can chain dependencies as event wait lists). The platform waits for its inputs through
+// Version::on_ready, runs it, publishes its outputs (host storage or a Replica of its own) and calls
+// Task::finish().
+#pragma once
+
+#include <cei/rt/ce.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cei::rt {
+
+class Platform;
+class Task;
+
+using Clock = std::chrono::steady_clock;
+
+// Where a forecast figure comes from (shown in traces and the summary).
+enum class Source : std::uint8_t { Measured, Regression, Default };
+
+struct Forecast {
+  bool feasible = true;
+  double end_s = 0;       // seconds from the runtime's start: now + queue + transfers + execution
+  double exec_s = 0;      // predicted execution alone
+  double transfer_s = 0;  // inputs this platform lacks
+  double energy_j = 0;
+  double cost = 0;        // currency units
+  Source time_source = Source::Default;
+  Source energy_source = Source::Default;
+  Source cost_source = Source::Default;
+};
+
+// A copy of a version's value away from the host: a device buffer, data on a remote node.
+class Replica {
+ public:
+  virtual ~Replica() = default;
+  virtual Platform& owner() = 0;
+  // Copies the value into `dst` (a host object of the version's type, already constructed) and
+  // then calls done(nullptr) or done(error). Must not block the caller.
+  virtual void to_host(void* dst, std::function<void(std::exception_ptr)> done) = 0;
+  virtual std::size_t bytes() const = 0;
+};
+
+// One value of one datum. Produced once (by the host or a task), read by any number of tasks.
+class Version {
+ public:
+  virtual ~Version() = default;
+  virtual const TypeOps& type() const = 0;
+  virtual std::uint64_t datum_id() const = 0;
+  virtual std::uint32_t number() const = 0;  // datum_id/number name it: "d3v2"
+
+  enum class State : std::uint8_t { Pending, Ready, Failed };
+  virtual State state() const = 0;
+  virtual std::exception_ptr error() const = 0;
+  // Calls cb once the version is Ready or Failed (at once if it already is), on any thread.
+  virtual void on_ready(std::function<void()> cb) = 0;
+
+  // The host copy, or nullptr while the value lives only in replicas (or is not produced yet).
+  virtual void* host() = 0;
+  // Brings a host copy into existence (fetching from a replica if needed), then calls done.
+  virtual void ensure_host(std::function<void(std::exception_ptr)> done) = 0;
+  virtual std::shared_ptr<Replica> replica_on(const Platform& p) = 0;
+  virtual std::vector<std::shared_ptr<Replica>> replicas() = 0;
+  // Adds a replica to a ready version (an input copied to a device stays there for reuse).
+  virtual void add_replica(std::shared_ptr<Replica> r) = 0;
+  virtual void drop_replica(const Platform& p) = 0;  // eviction
+  // Size in bytes of the value (known once ready; an estimate from the task before).
+  virtual std::size_t bytes() const = 0;
+
+  // Producer side: exactly one of these, once.
+  virtual void publish_host(void* storage /* owned by the version from now on */) = 0;
+  virtual void publish_replica(std::shared_ptr<Replica> r) = 0;
+  virtual void fail(std::exception_ptr e) = 0;
+};
+using VersionPtr = std::shared_ptr<Version>;
+
+struct TaskArg {
+  Dir dir;
+  const TypeOps* type;
+  VersionPtr in;   // In, InOut: the value read
+  VersionPtr out;  // Out, InOut: the value produced (renamed: new storage)
+};
+
+class Task {
+ public:
+  virtual ~Task() = default;
+  virtual std::uint64_t id() const = 0;
+  virtual const CeInfo& ce() const = 0;
+  // Parameters in order (the callee first for an instance CE), then the result as an Out arg.
+  virtual std::vector<TaskArg>& args() = 0;
+  // The platform's verdict; frees the task's inputs and wakes dependants. `error` marks every
+  // output failed (dependants are not run; the host sees the error at its next sync).
+  virtual void finish(std::exception_ptr error = nullptr) = 0;
+  // Filled by platforms for profiles, traces and the summary.
+  struct Timing {
+    Clock::time_point start{}, end{};
+    double transfer_in_s = 0, transfer_out_s = 0;
+    std::size_t bytes_in = 0, bytes_out = 0;
+    double energy_j = 0;
+    int version_index = -1;  // which native version ran (-1: OpenCL)
+  };
+  virtual Timing& timing() = 0;
+};
+using TaskPtr = std::shared_ptr<Task>;
+
+class Platform {
+ public:
+  virtual ~Platform() = default;
+  virtual const std::string& name() const = 0;  // "cpu", "opencl0", "node1"
+  virtual const char* kind() const = 0;         // "cpu" | "opencl" | "remote"
+  virtual bool can_run(const CeInfo& ce) const = 0;
+  virtual Forecast forecast(const Task& t) const = 0;
+  virtual void submit(TaskPtr t) = 0;  // never blocks on the task's inputs or its execution
+  virtual std::size_t workers() const = 0;  // concurrent tasks it can run
+  virtual void shutdown() = 0;              // finish submitted work, stop threads
+};
+
+}  // namespace cei::rt

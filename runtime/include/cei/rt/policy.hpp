@@ -1,0 +1,46 @@
+// The Decision Engine's seam: the Executor gathers a forecast from every platform that can run
+// a task and a Policy picks one. Policies know nothing of OpenCL or HTTP.
+//
+//   auto policy = cei::rt::make_policy(config);      // dynperf, dynen, static, only:<p>, ...
+//   std::size_t i = policy->choose(task.ce(), candidates);
+#pragma once
+
+#include <cei/rt/platform.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace cei::rt {
+
+struct Candidate {
+  Platform* platform;
+  Forecast forecast;
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  virtual const char* name() const = 0;
+  // Index into candidates (all feasible, never empty) of the platform that runs the task.
+  virtual std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) = 0;
+};
+
+// Forecast inputs a platform cannot know alone: execution-time history per (CE version,
+// platform) keyed by input size, with a regression for unseen sizes.
+struct Prediction {
+  double seconds = 0;
+  Source source = Source::Default;
+};
+class Profiles {
+ public:
+  virtual ~Profiles() = default;
+  // `version` is the native version index, or -1 for the OpenCL implementation.
+  virtual Prediction predict(const CeInfo& ce, int version, const std::string& platform,
+                             double input_bytes) const = 0;
+  virtual void record(const CeInfo& ce, int version, const std::string& platform,
+                      double input_bytes, double seconds) = 0;
+};
+
+}  // namespace cei::rt
