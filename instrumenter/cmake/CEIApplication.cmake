@@ -1,2 +1,90 @@
-function(cei_add_application)
+# cei_add_application(NAME CEI <headers> SOURCES <files> [KERNELS <files>] [LIBRARIES <targets>]
+#                     [NO_WORKER])
+#
+#   find_package(CEI REQUIRED)
+#   cei_add_application(matmul CEI matmul.cei.hpp SOURCES main.cpp matmul.cpp KERNELS matmul.cl)
+#
+# builds
+#   NAME         the sources rewritten by ceic (every CE call a task) + the CE registry, on CEI::runtime
+#   NAME-seq     the plain sources on CEI::cei only: the sequential reference
+#   NAME-worker  (when CEI::worker exists, unless NO_WORKER) the registry + the plain sources for a
+#                worker node; the application's main() is renamed so that the worker's main() runs.
+# Set include directories and definitions on NAME: ceic and NAME-seq read them from there.
+# LIBRARIES are linked to all three.
+function(cei_add_application NAME)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_WORKER" "" "CEI;SOURCES;KERNELS;LIBRARIES")
+  if(NOT ARG_CEI OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "cei_add_application(${NAME}): CEI and SOURCES are required")
+  endif()
+  set(abs_ceis)
+  foreach(h IN LISTS ARG_CEI)
+    get_filename_component(a "${h}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND abs_ceis "${a}")
+  endforeach()
+  set(abs_kernels)
+  foreach(k IN LISTS ARG_KERNELS)
+    get_filename_component(a "${k}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND abs_kernels "${a}")
+  endforeach()
+  set(cei_flags)
+  foreach(h IN LISTS abs_ceis)
+    list(APPEND cei_flags --cei "${h}")
+  endforeach()
+
+  set(gen "${CMAKE_CURRENT_BINARY_DIR}/${NAME}.cei")
+  set(registry_hpp "${gen}/${NAME}_registry.hpp")
+  set(registry_cpp "${gen}/${NAME}_registry.cpp")
+  # ceic parses with the target's own include directories and definitions, plus the compiler's
+  # builtin headers (clang's resource dir) so that the system headers parse.
+  set(incs "$<TARGET_PROPERTY:${NAME},INCLUDE_DIRECTORIES>")
+  set(defs "$<TARGET_PROPERTY:${NAME},COMPILE_DEFINITIONS>")
+  set(ceic_args "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>" "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>"
+                "-std=c++20")
+  set(ceic "$<TARGET_FILE:CEI::ceic>")
+
+  add_custom_command(OUTPUT "${registry_cpp}" "${registry_hpp}"
+    COMMAND "${ceic}" --registry ${cei_flags} -o "${registry_cpp}" -H "${registry_hpp}" -- ${ceic_args}
+    DEPENDS ${abs_ceis} ${abs_kernels} "${ceic}"
+    COMMENT "ceic: CE registry of ${NAME}"
+    COMMAND_EXPAND_LISTS VERBATIM)
+
+  set(instrumented)
+  set(plain)
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND plain "${abs}")
+    file(RELATIVE_PATH rel "${CMAKE_CURRENT_SOURCE_DIR}" "${abs}")
+    string(REPLACE "../" "__/" rel "${rel}")
+    set(out "${gen}/${rel}")
+    get_filename_component(src_dir "${abs}" DIRECTORY)
+    add_custom_command(OUTPUT "${out}"
+      COMMAND "${ceic}" --instrument "${abs}" ${cei_flags} -o "${out}"
+              --registry-header "${NAME}_registry.hpp" -- ${ceic_args}
+      DEPENDS "${abs}" ${abs_ceis} "${ceic}"
+      COMMENT "ceic: instrumenting ${rel}"
+      COMMAND_EXPAND_LISTS VERBATIM)
+    # The rewritten file lives in the build tree: its #include "..." still finds the user's files.
+    set_source_files_properties("${out}" PROPERTIES INCLUDE_DIRECTORIES "${src_dir}")
+    list(APPEND instrumented "${out}")
+  endforeach()
+
+  add_executable(${NAME} ${instrumented} "${registry_cpp}")
+  target_include_directories(${NAME} PRIVATE "${gen}" "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(${NAME} PRIVATE CEI::instrumented ${ARG_LIBRARIES})
+
+  add_executable(${NAME}-seq ${plain})
+  target_include_directories(${NAME}-seq PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
+                             "$<TARGET_PROPERTY:${NAME},INCLUDE_DIRECTORIES>")
+  target_compile_definitions(${NAME}-seq PRIVATE "$<TARGET_PROPERTY:${NAME},COMPILE_DEFINITIONS>")
+  target_link_libraries(${NAME}-seq PRIVATE CEI::cei ${ARG_LIBRARIES})
+
+  if(TARGET CEI::worker AND NOT ARG_NO_WORKER)
+    add_executable(${NAME}-worker "${registry_cpp}" ${plain})
+    target_include_directories(${NAME}-worker PRIVATE "${gen}" "${CMAKE_CURRENT_SOURCE_DIR}"
+                               "$<TARGET_PROPERTY:${NAME},INCLUDE_DIRECTORIES>")
+    target_compile_definitions(${NAME}-worker PRIVATE
+                               "$<TARGET_PROPERTY:${NAME},COMPILE_DEFINITIONS>"
+                               main=cei_application_main_)
+    target_link_libraries(${NAME}-worker PRIVATE CEI::worker ${ARG_LIBRARIES})
+  endif()
 endfunction()

@@ -1,7 +1,8 @@
 // The CE model: what the CEI parser reads out of a CEI header and what `ceic` generates code
 // from. `ceic --dump-cei FILE` prints it as JSON (to_json below).
 //
-//   cei::model::Model m = cei::frontend::parse_cei("matmul.cei.hpp", {"-I."});
+//   cei::frontend::Diagnostics diags;                                // cei/frontend.hpp
+//   cei::model::Model m = cei::frontend::parse_cei("matmul.cei.hpp", {"-I."}, diags);
 //   for (auto& ce : m.ces) std::cout << ce.name << " " << ce.versions.size() << "\n";
 #pragma once
 

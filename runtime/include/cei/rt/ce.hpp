@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace cei::rt {
 
@@ -66,6 +67,8 @@ struct CeInfo {
 // Adds a CE to the process-wide registry (static initialisation of generated code).
 void register_ce(const CeInfo& ce);
 const CeInfo* find_ce(const char* interface_name, const char* name);
+// Every registered CE, ordered by interface then name (a worker node lists them in GET /v1/info).
+std::vector<const CeInfo*> registered_ces();
 
 struct Registration {
   explicit Registration(const CeInfo& ce) { register_ce(ce); }

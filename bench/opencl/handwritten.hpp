@@ -1,0 +1,29 @@
+// The same work as plain, synchronous OpenCL host code: what a programmer writes without CEI.
+#pragma once
+
+#include "kernels.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cei::bench {
+
+struct HandResult {
+  double total_s = 0, transfer_s = 0;  // transfer: summed write/read event durations (all exposed)
+  std::vector<Image> outputs;
+};
+
+// How much the program keeps on the device between kernels.
+enum class Keep {
+  Nothing,  // copy in, kernel, copy out for every kernel: the paper's GPU scenario
+  Chain,    // copy in once per frame (matmul: per run), chain the kernels, copy out once
+};
+
+// Every frame through the one-image kernels `stages` in order (canny: gaussian, sobel, nms,
+// hysteresis); on the first OpenCL device.
+HandResult handwritten_pipeline(const std::vector<Image>& frames,
+                                const std::vector<std::string>& stages, Keep keep);
+// C = A * B, then C = C * B, `steps` times.
+HandResult handwritten_matmul(const Image& A, const Image& B, int steps, Keep keep);
+
+}  // namespace cei::bench

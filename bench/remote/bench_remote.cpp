@@ -1,0 +1,161 @@
+// Transfer throughput to a loopback worker node against raw loopback TCP in the same run, and the
+// round trip of a tiny task. Usage: cei-bench-remote [MiB=256] [tiny-task runs=2000]
+#include "node_client.hpp"
+
+#include <cei/rt/type_ops.hpp>
+#include <cei/worker/node.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Vec = cei::Vector<float>;
+using cei::rt::Dir;
+
+void invoke_inc(void* const* a) { *static_cast<int*>(a[1]) = *static_cast<int*>(a[0]) + 1; }
+const cei::rt::ParamInfo p_inc[] = {{"x", Dir::In, &cei::rt::type_ops<int>()}};
+const cei::rt::NativeVersion v_inc[] = {{"bench", &invoke_inc}};
+const cei::rt::CeInfo ce_inc{"inc", "BenchCEI", false, p_inc, 1, &cei::rt::type_ops<int>(), v_inc, 1, nullptr};
+void invoke_sum(void* const* a) {
+  const auto& v = *static_cast<const Vec*>(a[0]);
+  float s = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) s += v.data()[i];
+  *static_cast<float*>(a[1]) = s;
+}
+const cei::rt::ParamInfo p_sum[] = {{"v", Dir::In, &cei::rt::type_ops<Vec>()}};
+const cei::rt::NativeVersion v_sum[] = {{"bench", &invoke_sum}};
+const cei::rt::CeInfo ce_sum{"sum", "BenchCEI", false, p_sum, 1, &cei::rt::type_ops<float>(), v_sum, 1, nullptr};
+
+int listen_any(int& port) {
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(s, 1) != 0) throw std::runtime_error("bind");
+  socklen_t len = sizeof a;
+  getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
+  port = ntohs(a.sin_port);
+  return s;
+}
+
+// Seconds to push `bytes` through one loopback TCP connection (1 MiB writes, reader drains).
+double raw_tcp(std::size_t bytes) {
+  int port = 0;
+  int ls = listen_any(port);
+  std::thread reader([&] {
+    int c = accept(ls, nullptr, nullptr);
+    std::vector<char> buf(1 << 20);
+    std::size_t got = 0;
+    while (got < bytes) {
+      ssize_t n = read(c, buf.data(), buf.size());
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    char ack = 1;
+    if (write(c, &ack, 1) != 1) std::perror("ack");
+    close(c);
+  });
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) throw std::runtime_error("connect");
+  std::vector<char> buf(1 << 20, 'x');
+  auto t0 = Clock::now();
+  std::size_t sent = 0;
+  while (sent < bytes) {
+    ssize_t n = write(s, buf.data(), std::min(buf.size(), bytes - sent));
+    if (n <= 0) throw std::runtime_error("write");
+    sent += static_cast<std::size_t>(n);
+  }
+  char ack;
+  if (read(s, &ack, 1) != 1) throw std::runtime_error("ack");
+  double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+  close(s);
+  reader.join();
+  close(ls);
+  return secs;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t mib = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 256;
+  int runs = argc > 2 ? std::atoi(argv[2]) : 2000;
+  int port = 0;
+  close(listen_any(port));
+  cei::worker::NodeOptions o;
+  o.port = port;
+  o.token = "bench-token";
+  o.threads = 1;
+  o.max_body_bytes = (mib + 16) << 20;
+  const cei::rt::CeInfo* ces[] = {&ce_inc, &ce_sum};
+  cei::worker::Node node(o, ces);
+  node.open();
+  cei::remote::NodeClient client(node.url(), o.token);
+
+  std::size_t n = (mib << 20) / sizeof(float);
+  Vec v(n);
+  for (std::size_t i = 0; i < n; ++i) v.data()[i] = static_cast<float>(i % 1000);
+  std::string wire;
+  cei::rt::type_ops<Vec>().serialize(&v, wire);
+  const char* type = cei::rt::type_ops<Vec>().name;
+
+  std::vector<double> tcp, up, down;
+  for (int r = 0; r < 3; ++r) {
+    tcp.push_back(raw_tcp(wire.size()));
+    std::string copy = wire;  // put() consumes its bytes; the copy is not timed
+    auto t0 = Clock::now();
+    client.put("big", type, std::move(copy));
+    up.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    t0 = Clock::now();
+    std::string back = client.get("big");
+    down.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    if (back != wire) throw std::runtime_error("download differs from upload");
+  }
+  double gb = static_cast<double>(wire.size()) / 1e9;
+  double tcp_gbs = gb / median(tcp), up_gbs = gb / median(up), down_gbs = gb / median(down);
+  std::printf("transfer of %zu MiB over loopback (median of 3)\n", mib);
+  std::printf("  raw TCP          %8.2f GB/s\n", tcp_gbs);
+  std::printf("  node upload      %8.2f GB/s  (%5.1f%% of raw TCP)\n", up_gbs, 100 * up_gbs / tcp_gbs);
+  std::printf("  node download    %8.2f GB/s  (%5.1f%% of raw TCP)\n", down_gbs, 100 * down_gbs / tcp_gbs);
+
+  int x = 41;
+  std::string xs;
+  cei::rt::type_ops<int>().serialize(&x, xs);
+  client.put("x", cei::rt::type_ops<int>().name, xs);
+  std::vector<double> rtt;
+  for (int r = 0; r < runs; ++r) {
+    auto t0 = Clock::now();
+    std::string task = client.submit({"BenchCEI", "inc", {{Dir::In, "x", ""}}, "y"});
+    auto st = client.status(task, 10000);
+    rtt.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    if (st.state != "done") throw std::runtime_error("tiny task: " + st.state + " " + st.error);
+  }
+  std::sort(rtt.begin(), rtt.end());
+  std::printf("tiny task round trip (submit + long-poll status, %d runs)\n", runs);
+  std::printf("  median %.3f ms   p90 %.3f ms   min %.3f ms\n", rtt[rtt.size() / 2] * 1e3,
+              rtt[rtt.size() * 9 / 10] * 1e3, rtt.front() * 1e3);
+  node.close();
+  return 0;
+}

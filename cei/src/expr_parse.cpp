@@ -1,0 +1,177 @@
+// Recursive-descent parser for DESIGN.md's work-size grammar:
+//   list  := expr (',' expr)*            (1 to 3 of them)
+//   expr  := term (('+'|'-') term)*
+//   term  := unary (('*'|'/'|'%') unary)*
+//   unary := '-' unary | atom
+//   atom  := INT | '(' expr ')' | parN | parN.x | parN.y | parN.z | parN '[' expr ']' ('[' expr
+//   ']')*
+#include <cctype>
+#include <limits>
+#include <string>
+
+#include "expr_ast.hpp"
+
+namespace cei::expr {
+namespace {
+
+using NodePtr = std::shared_ptr<const Node>;
+
+class Parser {
+ public:
+  explicit Parser(std::string_view src) : src_(src) {}
+
+  ExprList list() {
+    ExprList out{std::string(src_), {}};
+    for (;;) {
+      skip_space();
+      if (out.dims.size() == 3)
+        throw SyntaxError("more than 3 dimensions: a work size has 1 to 3 expressions", column());
+      out.dims.push_back(expr());
+      skip_space();
+      if (at_end()) return out;
+      if (peek() != ',') fail_expected("an operator, ',' or the end");
+      ++pos_;
+    }
+  }
+
+ private:
+  NodePtr expr() {
+    NodePtr left = term();
+    while (skip_space(), !at_end() && (peek() == '+' || peek() == '-'))
+      left = binary(left, &Parser::term);
+    return left;
+  }
+
+  NodePtr term() {
+    NodePtr left = unary();
+    while (skip_space(), !at_end() && (peek() == '*' || peek() == '/' || peek() == '%'))
+      left = binary(left, &Parser::unary);
+    return left;
+  }
+
+  NodePtr binary(const NodePtr& left, NodePtr (Parser::*operand)()) {
+    auto n = std::make_shared<Node>();
+    n->kind = Node::Kind::Binary;
+    n->op = src_[pos_++];
+    NodePtr right = (this->*operand)();
+    n->kids = {left, right};
+    n->begin = left->begin;
+    n->end = right->end;
+    return n;
+  }
+
+  NodePtr unary() {
+    skip_space();
+    if (!at_end() && peek() == '-') {
+      auto n = std::make_shared<Node>();
+      n->kind = Node::Kind::Neg;
+      n->begin = column();
+      ++pos_;
+      n->kids = {unary()};
+      n->end = n->kids[0]->end;
+      return n;
+    }
+    return atom();
+  }
+
+  NodePtr atom() {
+    skip_space();
+    if (at_end()) fail_expected("an expression");
+    const char c = peek();
+    if (std::isdigit(static_cast<unsigned char>(c))) return integer();
+    if (c == '(') {
+      const std::size_t begin = column();
+      ++pos_;
+      auto inner = std::make_shared<Node>(*expr());
+      skip_space();
+      if (at_end() || peek() != ')') fail_expected("')'");
+      ++pos_;
+      inner->begin = begin;  // so messages quote the parentheses too
+      inner->end = column();
+      return inner;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return parameter();
+    fail_expected("an expression");
+  }
+
+  NodePtr integer() {
+    auto n = std::make_shared<Node>();
+    n->begin = column();
+    std::int64_t v = 0;
+    while (!at_end() && std::isdigit(static_cast<unsigned char>(peek()))) {
+      const int digit = src_[pos_] - '0';
+      if (v > (std::numeric_limits<std::int64_t>::max() - digit) / 10)
+        throw SyntaxError("integer literal does not fit in 64 bits", n->begin);
+      v = v * 10 + digit;
+      ++pos_;
+    }
+    if (!at_end() && std::isalpha(static_cast<unsigned char>(peek())))
+      throw SyntaxError("invalid integer literal", n->begin);
+    n->value = v;
+    n->end = column();
+    return n;
+  }
+
+  NodePtr parameter() {
+    const std::size_t begin = column();
+    const std::size_t start = pos_;
+    while (!at_end() && (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_')) ++pos_;
+    const std::string_view word = src_.substr(start, pos_ - start);
+    const bool is_par = word.size() > 3 && word.substr(0, 3) == "par" &&
+                        word.find_first_not_of("0123456789", 3) == std::string_view::npos;
+    if (!is_par || word.size() > 6)
+      throw SyntaxError("unknown name '" + std::string(word) + "': expected parN (N-th parameter)",
+                        begin);
+    auto n = std::make_shared<Node>();
+    n->kind = Node::Kind::Param;
+    n->par = std::stoul(std::string(word.substr(3)));
+    n->begin = begin;
+    n->end = column();
+    if (!at_end() && peek() == '.') {
+      ++pos_;
+      const char d = at_end() ? '\0' : peek();
+      if (d != 'x' && d != 'y' && d != 'z') fail_expected("'x', 'y' or 'z' after '.'");
+      ++pos_;
+      if (!at_end() && (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_'))
+        throw SyntaxError("expected 'x', 'y' or 'z' after '.'", column() - 1);
+      n->kind = Node::Kind::Extent;
+      n->dim = d - 'x';
+      n->end = column();
+      return n;
+    }
+    while (skip_space(), !at_end() && peek() == '[') {
+      ++pos_;
+      n->kids.push_back(expr());
+      skip_space();
+      if (at_end() || peek() != ']') fail_expected("']'");
+      ++pos_;
+      n->kind = Node::Kind::Index;
+      n->end = column();
+    }
+    return n;
+  }
+
+  [[noreturn]] void fail_expected(const std::string& what) {
+    const std::string found =
+        at_end() ? std::string("the end of the expression") : "'" + std::string(1, peek()) + "'";
+    throw SyntaxError("expected " + what + ", found " + found, column());
+  }
+
+  void skip_space() {
+    while (!at_end() && std::isspace(static_cast<unsigned char>(peek()))) ++pos_;
+  }
+  bool at_end() const { return pos_ >= src_.size(); }
+  char peek() const { return src_[pos_]; }
+  std::size_t column() const { return pos_ + 1; }
+
+  std::string_view src_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+ExprList parse(std::string_view source) {
+  return Parser(source).list();
+}
+
+}  // namespace cei::expr

@@ -1,0 +1,100 @@
+// parse_cei: runs clang (LibTooling's ToolInvocation, real file system) on the CEI header and
+// hands the AST to read_cei. Clang's own errors are reported in the same Diagnostics.
+#include <clang/AST/ASTConsumer.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <cei/frontend.hpp>
+
+#include "cei_reader.hpp"
+
+namespace cei::frontend {
+namespace {
+
+class DiagnosticsSink : public clang::DiagnosticConsumer {
+ public:
+  explicit DiagnosticsSink(Diagnostics& d) : diags_(d) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error) return;
+    llvm::SmallString<256> text;
+    info.FormatDiagnostic(text);
+    model::Location at;
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const auto& sm = info.getSourceManager();
+      const clang::PresumedLoc p = sm.getPresumedLoc(sm.getFileLoc(info.getLocation()));
+      if (p.isValid()) at = {p.getFilename(), p.getLine(), p.getColumn()};
+    }
+    if (at.file.empty()) at.file = "ceic";
+    diags_.error(at, text.str().str());
+  }
+
+ private:
+  Diagnostics& diags_;
+};
+
+class ReadConsumer : public clang::ASTConsumer {
+ public:
+  ReadConsumer(const std::string& header, model::Model& m, Diagnostics& d)
+      : header_(header), model_(m), diags_(d) {}
+  void HandleTranslationUnit(clang::ASTContext& ctx) override {
+    // After clang's own errors the AST is partial; reading it would only add noise.
+    if (!diags_.has_errors()) read_cei(ctx, header_, model_, diags_);
+  }
+
+ private:
+  const std::string& header_;
+  model::Model& model_;
+  Diagnostics& diags_;
+};
+
+class ReadAction : public clang::ASTFrontendAction {
+ public:
+  ReadAction(const std::string& header, model::Model& m, Diagnostics& d)
+      : header_(header), model_(m), diags_(d) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+                                                        llvm::StringRef) override {
+    return std::make_unique<ReadConsumer>(header_, model_, diags_);
+  }
+
+ private:
+  const std::string& header_;
+  model::Model& model_;
+  Diagnostics& diags_;
+};
+
+}  // namespace
+
+model::Model parse_cei(const std::string& header, const std::vector<std::string>& compiler_args,
+                       Diagnostics& diags) {
+  model::Model model;
+  model.header = header;
+  std::vector<std::string> argv = {"clang++",
+                                   "-fsyntax-only",
+                                   "-std=c++20",
+                                   "-resource-dir",
+                                   CEI_CLANG_RESOURCE_DIR,
+                                   "-Wno-unknown-attributes",
+                                   "-Wno-pragma-once-outside-header",
+                                   "-fno-caret-diagnostics",  // also drops "N errors generated."
+                                   "-xc++"};
+  argv.insert(argv.end(), compiler_args.begin(), compiler_args.end());
+  argv.insert(argv.end(), {"-idirafter", CEI_INCLUDE_DIR, header});
+
+  DiagnosticsSink sink(diags);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+      new clang::FileManager(clang::FileSystemOptions(), llvm::vfs::getRealFileSystem()));
+  clang::tooling::ToolInvocation invocation(
+      argv, std::make_unique<ReadAction>(header, model, diags), files.get());
+  invocation.setDiagnosticConsumer(&sink);
+  if (!invocation.run() && !diags.has_errors())
+    diags.error({header, 0, 0}, "clang could not parse the header");
+  return model;
+}
+
+}  // namespace cei::frontend

@@ -1,0 +1,82 @@
+#include "collector.hpp"
+
+#include <clang/Basic/SourceManager.h>
+
+namespace cei::instrument {
+
+using namespace clang;
+
+bool Collector::in_main_file(SourceLocation loc) const {
+  const auto& sm = ctx_.getSourceManager();
+  return loc.isValid() && sm.isInMainFile(sm.getExpansionLoc(loc));
+}
+
+bool Collector::templated() const {
+  auto is_templated = [](const FunctionDecl* fd) {
+    return fd->isDependentContext() || fd->getTemplateInstantiationPattern() != nullptr;
+  };
+  for (const auto* fd : functions_)
+    if (is_templated(fd)) return true;
+  for (const auto* l : lambdas_)
+    if (is_templated(l->getCallOperator())) return true;
+  return false;
+}
+
+bool Collector::TraverseDecl(Decl* d) {
+  auto* fd = llvm::dyn_cast_or_null<FunctionDecl>(d);
+  if (!fd) return RecursiveASTVisitor::TraverseDecl(d);
+  functions_.push_back(fd);
+  bool ok = RecursiveASTVisitor::TraverseDecl(d);
+  functions_.pop_back();
+  return ok;
+}
+
+bool Collector::TraverseLambdaExpr(LambdaExpr* l) {
+  if (in_main_file(l->getBeginLoc()) && !functions_.empty()) facts_.lambdas.push_back(l);
+  lambdas_.push_back(l);
+  bool ok = RecursiveASTVisitor::TraverseLambdaExpr(l);
+  lambdas_.pop_back();
+  return ok;
+}
+
+bool Collector::VisitCallExpr(CallExpr* call) {
+  if (functions_.empty() || !in_main_file(call->getBeginLoc())) return true;
+  const FunctionDecl* native = call->getDirectCallee();
+  const model::CoreElement* ce = index_.find(native);
+  if (!ce) return true;
+  // Inside a CE's own implementation calls stay plain: the task runs them in order.
+  if (index_.find(functions_.front())) return true;
+  const Stmt* body = lambdas_.empty() ? functions_.back()->getBody() : lambdas_.back()->getBody();
+  facts_.calls.push_back({call, ce, native, body, lambdas_.empty() ? nullptr : lambdas_.back(),
+                          templated()});
+  return true;
+}
+
+bool Collector::VisitDeclRefExpr(DeclRefExpr* ref) {
+  if (functions_.empty() || !in_main_file(ref->getBeginLoc())) return true;
+  if (const auto* var = llvm::dyn_cast<VarDecl>(ref->getDecl()))
+    facts_.refs.push_back({ref, var, lambdas_.empty() ? nullptr : lambdas_.back(), templated()});
+  return true;
+}
+
+bool Collector::VisitMemberExpr(MemberExpr* member) {
+  if (functions_.empty() || !in_main_file(member->getBeginLoc())) return true;
+  const auto* field = llvm::dyn_cast<FieldDecl>(member->getMemberDecl());
+  if (field && llvm::isa<CXXThisExpr>(member->getBase()->IgnoreParenImpCasts()))
+    facts_.refs.push_back(
+        {member, field, lambdas_.empty() ? nullptr : lambdas_.back(), templated()});
+  return true;
+}
+
+bool Collector::VisitDeclStmt(DeclStmt* stmt) {
+  for (auto* d : stmt->decls())
+    if (auto* var = llvm::dyn_cast<VarDecl>(d)) facts_.decl_stmt[var] = stmt;
+  return true;
+}
+
+bool Collector::VisitCXXForRangeStmt(CXXForRangeStmt* loop) {
+  facts_.range_for_init[loop->getLoopVariable()] = loop->getRangeInit();
+  return true;
+}
+
+}  // namespace cei::instrument

@@ -1,0 +1,152 @@
+#include <cei/instrument/registry_gen.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cei::instrument {
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+// A raw string literal whose delimiter does not occur in the text.
+std::string raw_literal(const std::string& text) {
+  std::string delim = "cei";
+  for (int i = 0; text.find(")" + delim + "\"") != std::string::npos; ++i)
+    delim = "cei" + std::to_string(i);
+  return "R\"" + delim + "(" + text + ")" + delim + "\"";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read kernel file '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const char* dir_name(model::Direction d) {
+  switch (d) {
+    case model::Direction::Out: return "::cei::rt::Dir::Out";
+    case model::Direction::InOut: return "::cei::rt::Dir::InOut";
+    case model::Direction::In: break;
+  }
+  return "::cei::rt::Dir::In";
+}
+
+std::string failure_spec(const model::CoreElement& ce) {
+  if (!ce.on_failure) return "{}";
+  static const std::pair<const char*, const char*> policies[] = {
+      {"retry", "Retry"}, {"cancel_successors", "CancelSuccessors"},
+      {"ignore", "Ignore"}, {"fail", "Fail"}};
+  std::string policy = "Default";
+  for (auto [name, value] : policies)
+    if (ce.on_failure->policy == name) policy = value;
+  return "{::cei::rt::FailurePolicy::" + policy + ", " + std::to_string(ce.on_failure->retries) +
+         ", " + std::to_string(ce.on_failure->timeout_ms) + "}";
+}
+
+std::string qualified(const std::string& cls) {
+  return cls.rfind("::", 0) == 0 ? cls : "::" + cls;
+}
+
+void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
+  const std::string id = ce.interface_name + "_" + ce.name;
+  const bool has_result = ce.result.kind != model::TypeKind::Void;
+  const std::size_t callee = ce.is_static ? 0 : 1;
+  const std::size_t nparams = ce.params.size() + callee;
+  const std::string self_type = ce.versions.empty() ? "void" : qualified(ce.versions[0].declaring_class);
+
+  for (std::size_t v = 0; v < ce.versions.size(); ++v) {
+    const std::string cls = qualified(ce.versions[v].declaring_class);
+    o << "void __cei_invoke_" << id << "_" << v << "(void* const* args) {\n  ";
+    if (has_result) o << "*static_cast<" << ce.result.spelling << "*>(args[" << nparams << "]) = ";
+    if (ce.is_static)
+      o << cls << "::" << ce.name << "(";
+    else
+      o << "static_cast<" << cls << "*>(args[0])->" << ce.name << "(";
+    for (std::size_t i = 0; i < ce.params.size(); ++i)
+      o << (i ? ", " : "") << "*static_cast<" << ce.params[i].type.spelling << "*>(args["
+        << i + callee << "])";
+    o << ");\n}\n";
+  }
+  if (ce.versions.empty() && !ce.params.empty()) o << "[[maybe_unused]] ";
+  o << "const ::cei::rt::ParamInfo __cei_params_" << id << "[] = {\n";
+  if (!ce.is_static)
+    o << "    {\"this\", ::cei::rt::Dir::InOut, &::cei::rt::type_ops<" << self_type << ">()},\n";
+  for (const auto& p : ce.params)
+    o << "    {" << quoted(p.name) << ", " << dir_name(p.direction) << ", &::cei::rt::type_ops<"
+      << p.type.spelling << ">()},\n";
+  if (nparams == 0) o << "    {nullptr, ::cei::rt::Dir::In, nullptr},\n";
+  o << "};\n";
+  o << "const ::cei::rt::NativeVersion __cei_versions_" << id << "[] = {\n";
+  for (std::size_t v = 0; v < ce.versions.size(); ++v)
+    o << "    {" << quoted(ce.versions[v].declaring_class) << ", &__cei_invoke_" << id << "_" << v
+      << "},\n";
+  if (ce.versions.empty()) o << "    {nullptr, nullptr},\n";
+  o << "};\n";
+  if (ce.opencl) {
+    const auto& cl = *ce.opencl;
+    o << "const ::cei::rt::OpenCLImpl __cei_opencl_" << id << "{" << quoted(cl.name) << ",\n    "
+      << raw_literal(read_file(cl.kernel_path)) << ",\n    " << quoted(cl.kernel_path) << ", "
+      << quoted(cl.global_work_size) << ", " << quoted(cl.local_work_size) << ", "
+      << quoted(cl.offset) << ", " << quoted(cl.result_size) << "};\n";
+  }
+  o << "}  // namespace\n\n";
+  o << "const ::cei::rt::CeInfo " << ce_symbol(ce) << "{" << quoted(ce.name) << ", "
+    << quoted(ce.interface_name) << ", " << (ce.is_static ? "false" : "true") << ", __cei_params_"
+    << id << ", " << nparams << ", "
+    << (has_result ? "&::cei::rt::type_ops<" + ce.result.spelling + ">()" : std::string("nullptr"))
+    << ", __cei_versions_" << id << ", " << ce.versions.size() << ", "
+    << (ce.opencl ? "&__cei_opencl_" + id : std::string("nullptr")) << ", " << failure_spec(ce)
+    << "};\n";
+  o << "namespace {\nconst ::cei::rt::Registration __cei_registration_" << id << "{"
+    << ce_symbol(ce) << "};\n";
+}
+
+}  // namespace
+
+std::string ce_symbol(const model::CoreElement& ce) {
+  return "__cei_ce_" + ce.interface_name + "_" + ce.name;
+}
+
+std::string registry_header(const std::vector<model::Model>& models) {
+  std::ostringstream o;
+  o << "// Generated by ceic --registry: the application's Core Elements. Do not edit.\n"
+       "#pragma once\n\n#include <cei/rt/ce.hpp>\n\n";
+  for (const auto& m : models)
+    for (const auto& ce : m.ces) o << "extern const ::cei::rt::CeInfo " << ce_symbol(ce) << ";\n";
+  return o.str();
+}
+
+std::string registry_source(const std::vector<model::Model>& models,
+                            const std::string& header_include) {
+  std::ostringstream o;
+  o << "// Generated by ceic --registry: the application's Core Elements. Do not edit.\n"
+    << "#include " << quoted(header_include) << "\n\n";
+  for (const auto& m : models)
+    o << "#include " << quoted(std::filesystem::absolute(m.header).lexically_normal().string())
+      << "\n";
+  o << "\n#include <cei/rt/type_ops.hpp>\n\n";
+  for (const auto& m : models)
+    for (const auto& ce : m.ces) {
+      o << "namespace {\n";
+      emit_ce(o, ce);
+      o << "}  // namespace\n\n";
+    }
+  return o.str();
+}
+
+}  // namespace cei::instrument

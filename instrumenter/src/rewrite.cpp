@@ -1,0 +1,648 @@
+// ceic --instrument: plans the edits from the collected facts, innermost first, and applies them
+// with clang::Rewriter. The rules (docs/instrumenter.md):
+//   x = ce(a);          -> ::cei::rt::assign(x, ::cei::rt::call<R>(CE, ARGS), ROOT);
+//   T x = ce(a);        -> T x{}; ::cei::rt::Scope __cei_scope_x(x); ::cei::rt::assign(x, ...);
+//   ce(a);              -> ::cei::rt::call<R>(CE, ARGS);
+//   f(g(a)) (f, g CEs)  -> g's Pending goes straight into f's task
+//   anything else       -> ::cei::rt::call<R>(CE, ARGS).get()   (waits right there)
+// and every other use of a variable that tasks touch goes through sync / sync_read.
+#include <cei/instrument/registry_gen.hpp>
+#include <cei/instrument/rewrite.hpp>
+
+#include "ce_index.hpp"
+#include "collector.hpp"
+#include "edit_set.hpp"
+
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <set>
+
+namespace cei::instrument {
+
+using namespace clang;
+
+namespace {
+
+// Where an lvalue's storage belongs: `v` for v[i] and v.f; unknown behind a pointer.
+struct Root {
+  enum Kind { None, Known, Unknown } kind = None;
+  const ValueDecl* decl = nullptr;
+  const Expr* node = nullptr;    // the reference the lvalue starts from (not synced: the task's)
+  const Expr* origin = nullptr;  // names decl: `rows` for `row` of `for (auto& row : rows)`
+  bool whole = false;          // the lvalue is the variable itself
+};
+
+const Expr* strip_copy(const Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* c = llvm::dyn_cast<CXXConstructExpr>(e))
+    if (c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor())
+      return c->getArg(0)->IgnoreParenImpCasts();
+  return e;
+}
+
+class Planner {
+ public:
+  Planner(ASTContext& ctx, const Facts& facts, frontend::Diagnostics& diags)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), facts_(facts), diags_(diags),
+        edits_(sm_.getBufferData(sm_.getMainFileID())) {}
+
+  bool plan();
+  const EditSet& edits() const { return edits_; }
+
+ private:
+  struct Range {
+    unsigned begin = 0, end = 0;
+    bool valid = false;
+  };
+  Range range_of(SourceRange r) const;
+  std::string text(SourceRange r) const;  // with the edits made so far
+  std::string original_text(SourceRange r) const {
+    Range rr = range_of(r);
+    return rr.valid ? std::string(sm_.getBufferData(sm_.getMainFileID())
+                                      .substr(rr.begin, rr.end - rr.begin))
+                    : std::string();
+  }
+  model::Location location(SourceLocation loc) const;
+  void error(SourceLocation loc, const std::string& msg) {
+    auto at = location(loc);
+    if (reported_.insert({at.file, at.line, at.column}).second) diags_.error(at, msg);
+  }
+
+  DynTypedNode parent(const DynTypedNode& n) const {
+    auto ps = ctx_.getParents(n);
+    return ps.empty() ? DynTypedNode() : ps[0];
+  }
+  // Climbs from `e` past implicit wrappers; returns the last expression before `out_parent`.
+  const Expr* up_implicit(const Expr* e, DynTypedNode& out_parent) const;
+  bool statement_position(const Expr* e) const;
+  bool in_block(const DeclStmt* d) const {
+    DynTypedNode p = parent(DynTypedNode::create(*d));
+    return p.get<CompoundStmt>() || p.get<CaseStmt>() || p.get<DefaultStmt>() ||
+           p.get<LabelStmt>();
+  }
+  void replace(Range r, std::string s) {
+    if (!dry_) edits_.replace(r.begin, r.end, std::move(s));
+  }
+  void find_pending();
+
+  Root root_of(const Expr* e) const;
+  Root root_of_var(const VarDecl* var, const Expr* ref) const;
+  bool by_copy_capture(const Expr* ref, const LambdaExpr* l) const;
+  bool only_reads(const Expr* ref) const;
+
+  bool plan_call(const CeCall& c);
+  std::string arg_text(const CeCall& c, const Expr* arg, const std::string& dir,
+                       const std::string& type, QualType param, bool tracked_dir);
+  void track(const Root& r, const CeCall& c);
+  void plan_guards();
+  void plan_syncs();
+  void plan_lambda_captures();
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  const Facts& facts_;
+  frontend::Diagnostics& diags_;
+  EditSet edits_;
+  std::set<std::tuple<std::string, unsigned, unsigned>> reported_;
+  std::set<const Expr*> exempt_;                 // roots of task arguments and assign targets
+  std::set<const ValueDecl*> tracked_;
+  std::set<const VarDecl*> scoped_;              // already given a Scope by a declaration rewrite
+  std::set<const CallExpr*> pending_;            // CE calls whose Pending feeds an outer CE call
+  std::map<const Stmt*, std::set<const ValueDecl*>> exit_guards_;  // body -> outliving roots
+  bool dry_ = true;  // the first pass over the calls only finds what tasks touch
+};
+
+Planner::Range Planner::range_of(SourceRange r) const {
+  CharSourceRange cr =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
+  if (cr.isInvalid() || !sm_.isInMainFile(cr.getBegin())) return {};
+  return {sm_.getFileOffset(cr.getBegin()), sm_.getFileOffset(cr.getEnd()), true};
+}
+
+std::string Planner::text(SourceRange r) const {
+  Range rr = range_of(r);
+  return rr.valid ? edits_.render(rr.begin, rr.end) : std::string();
+}
+
+model::Location Planner::location(SourceLocation loc) const {
+  PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(loc));
+  if (p.isInvalid()) return {};
+  return {p.getFilename(), p.getLine(), p.getColumn()};
+}
+
+const Expr* Planner::up_implicit(const Expr* e, DynTypedNode& out_parent) const {
+  for (;;) {
+    DynTypedNode p = parent(DynTypedNode::create(*e));
+    const auto* pe = p.get<Expr>();
+    if (pe && (llvm::isa<ImplicitCastExpr, ExprWithCleanups, MaterializeTemporaryExpr,
+                         CXXBindTemporaryExpr, ParenExpr, ConstantExpr>(pe))) {
+      e = pe;
+      continue;
+    }
+    out_parent = p;
+    return e;
+  }
+}
+
+bool Planner::statement_position(const Expr* e) const {
+  DynTypedNode p;
+  e = up_implicit(e, p);
+  if (p.get<CompoundStmt>() || p.get<CaseStmt>() || p.get<DefaultStmt>() || p.get<LabelStmt>())
+    return true;
+  if (const auto* s = p.get<IfStmt>()) return s->getThen() == e || s->getElse() == e;
+  if (const auto* s = p.get<ForStmt>()) return s->getBody() == e || s->getInc() == e;
+  if (const auto* s = p.get<WhileStmt>()) return s->getBody() == e;
+  if (const auto* s = p.get<DoStmt>()) return s->getBody() == e;
+  if (const auto* s = p.get<CXXForRangeStmt>()) return s->getBody() == e;
+  return false;
+}
+
+Root Planner::root_of_var(const VarDecl* var, const Expr* ref) const {
+  if (!var->getType()->isReferenceType()) return {Root::Known, var, ref, ref, false};
+  // A reference local aliases the storage of its initializer: `auto& row = rows[i]`, and the
+  // loop variable of `for (auto& row : rows)`.
+  const Expr* init = nullptr;
+  if (auto it = facts_.range_for_init.find(var); it != facts_.range_for_init.end())
+    init = it->second;
+  else if (var->hasLocalStorage() && !llvm::isa<ParmVarDecl>(var))
+    init = var->getInit();
+  if (llvm::isa<ParmVarDecl>(var)) return {Root::Known, var, ref, ref, false};
+  if (!init) return {Root::Unknown};
+  Root r = root_of(init);
+  if (r.kind != Root::Known) return {Root::Unknown};
+  r.node = ref;
+  r.whole = false;
+  return r;
+}
+
+Root Planner::root_of(const Expr* e) const {
+  e = strip_copy(e);
+  const Expr* top = e;
+  for (;;) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* ref = llvm::dyn_cast<DeclRefExpr>(e)) {
+      const auto* var = llvm::dyn_cast<VarDecl>(ref->getDecl());
+      if (!var) return {};
+      Root r = root_of_var(var, ref);
+      if (r.kind == Root::Known && r.origin == ref) r.whole = (ref == top);
+      return r;
+    }
+    if (const auto* m = llvm::dyn_cast<MemberExpr>(e)) {
+      const auto* field = llvm::dyn_cast<FieldDecl>(m->getMemberDecl());
+      if (!field) return {};
+      if (!m->isArrow()) {
+        e = m->getBase();
+        continue;
+      }
+      if (llvm::isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()))
+        return {Root::Known, field, m, m, m == top};
+      return {Root::Unknown};
+    }
+    if (const auto* s = llvm::dyn_cast<ArraySubscriptExpr>(e)) {
+      const Expr* base = s->getBase()->IgnoreParenImpCasts();
+      if (!base->getType()->isArrayType()) return {Root::Unknown};
+      e = base;
+      continue;
+    }
+    if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(e)) {
+      auto k = op->getOperator();
+      if ((k == OO_Subscript || k == OO_Call) && op->getNumArgs() > 0 &&
+          op->getArg(0)->isGLValue()) {
+        e = op->getArg(0);
+        continue;
+      }
+      return {};
+    }
+    if (const auto* u = llvm::dyn_cast<UnaryOperator>(e))
+      if (u->getOpcode() == UO_Deref) return {Root::Unknown};
+    return {};
+  }
+}
+
+bool Planner::by_copy_capture(const Expr* ref, const LambdaExpr* l) const {
+  const auto* dre = llvm::dyn_cast<DeclRefExpr>(ref);
+  if (!l || !dre || !dre->refersToEnclosingVariableOrCapture()) return false;
+  for (const auto& cap : l->captures())
+    if (cap.capturesVariable() && cap.getCapturedVar() == dre->getDecl())
+      return cap.getCaptureKind() == LCK_ByCopy;
+  return false;
+}
+
+// Whether a host use only reads: an lvalue-to-rvalue conversion, a const member function, a
+// binding to a const reference. Anything else (assignment, ++, &x, non-const call) may write.
+bool Planner::only_reads(const Expr* ref) const {
+  const Expr* e = ref;
+  for (;;) {
+    DynTypedNode p = parent(DynTypedNode::create(*e));
+    const auto* pe = p.get<Expr>();
+    if (!pe) {
+      if (const auto* var = p.get<VarDecl>()) {
+        QualType t = var->getType();
+        return t->isReferenceType() && t.getNonReferenceType().isConstQualified();
+      }
+      return false;
+    }
+    if (const auto* cast = llvm::dyn_cast<ImplicitCastExpr>(pe)) {
+      if (cast->getCastKind() == CK_LValueToRValue) return true;
+      e = pe;  // NoOp (adding const), derived-to-base, array decay
+      continue;
+    }
+    if (llvm::isa<ParenExpr>(pe)) {
+      e = pe;
+      continue;
+    }
+    if (const auto* m = llvm::dyn_cast<MemberExpr>(pe)) {
+      if (const auto* method = llvm::dyn_cast<CXXMethodDecl>(m->getMemberDecl()))
+        return method->isConst();
+      if (m->isArrow()) return false;
+      e = pe;
+      continue;
+    }
+    if (const auto* s = llvm::dyn_cast<ArraySubscriptExpr>(pe)) {
+      if (s->getIdx()->IgnoreParenImpCasts() == e) return true;
+      e = pe;
+      continue;
+    }
+    if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(pe)) {
+      auto k = op->getOperator();
+      if ((k == OO_Subscript || k == OO_Call) && op->getArg(0) == e) {
+        e = pe;
+        continue;
+      }
+    }
+    // An argument: reads when the parameter is a const reference (or taken by value).
+    const FunctionDecl* fd = nullptr;
+    llvm::ArrayRef<const Expr*> args;
+    unsigned shift = 0;
+    if (const auto* call = llvm::dyn_cast<CallExpr>(pe)) {
+      fd = call->getDirectCallee();
+      args = llvm::makeArrayRef(call->getArgs(), call->getNumArgs());
+      if (llvm::isa<CXXOperatorCallExpr>(call) && llvm::isa_and_nonnull<CXXMethodDecl>(fd)) {
+        if (call->getArg(0) == e) return llvm::cast<CXXMethodDecl>(fd)->isConst();
+        shift = 1;
+      }
+    } else if (const auto* c = llvm::dyn_cast<CXXConstructExpr>(pe)) {
+      fd = c->getConstructor();
+      args = llvm::makeArrayRef(c->getArgs(), c->getNumArgs());
+    }
+    if (!fd) return false;
+    for (unsigned i = shift; i < args.size(); ++i)
+      if (args[i] == e) {
+        if (i - shift >= fd->getNumParams()) return false;
+        QualType t = fd->getParamDecl(i - shift)->getType();
+        return !t->isReferenceType() || t.getNonReferenceType().isConstQualified();
+      }
+    return false;
+  }
+}
+
+void Planner::track(const Root& r, const CeCall& c) {
+  if (r.kind != Root::Known) return;
+  exempt_.insert(r.node);
+  tracked_.insert(r.decl);
+  const auto* var = llvm::dyn_cast<VarDecl>(r.decl);
+  const bool outlives = !var || var->getType()->isReferenceType() || !var->hasLocalStorage();
+  if (outlives) exit_guards_[c.body].insert(r.decl);
+}
+
+std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::string& dir,
+                              const std::string& type, QualType param, bool tracked_dir) {
+  if (llvm::isa<CXXDefaultArgExpr>(arg)) {
+    error(c.call->getBeginLoc(), "ceic: a CE call cannot rely on a default argument; pass it");
+    return {};
+  }
+  const Expr* inner = strip_copy(arg);
+  if (const auto* call = llvm::dyn_cast<CallExpr>(inner); call && pending_.count(call))
+    return "::cei::rt::" + dir + "<" + type + ">(" + text(arg->getSourceRange()) + ")";
+  Root r = root_of(arg);
+  QualType arg_type = inner->getType().getCanonicalType().getUnqualifiedType();
+  bool same = arg_type == param.getCanonicalType().getUnqualifiedType();
+  bool in_place = tracked_dir || (inner->isGLValue() && same && !param->isArithmeticType());
+  if (tracked_dir && !inner->isGLValue()) {
+    error(arg->getBeginLoc(), "ceic: the " + dir + " argument of CE '" + c.ce->name +
+                                  "' must be a variable, a member or an element");
+    return {};
+  }
+  if (in_place && r.kind == Root::Known && by_copy_capture(r.node, c.lambda)) {
+    error(arg->getBeginLoc(), "ceic: CE '" + c.ce->name +
+                                  "' called on a variable the lambda captured by copy; capture it "
+                                  "by reference or call the CE outside the lambda");
+    return {};
+  }
+  std::string root;
+  if (in_place) {
+    track(r, c);
+    if (r.kind == Root::Known && !r.whole) root = ", &(" + original_text(r.origin->getSourceRange()) + ")";
+  }
+  return "::cei::rt::" + dir + "<" + type + ">(" + text(arg->getSourceRange()) + root + ")";
+}
+
+bool Planner::plan_call(const CeCall& c) {
+  const auto& ce = *c.ce;
+  const std::string name = ce.interface_name + "::" + ce.name;
+  if (c.templated) {
+    error(c.call->getBeginLoc(), "ceic: call of CE '" + ce.name +
+                                     "' inside a template or generic lambda is not supported; "
+                                     "call it from a non-template function");
+    return false;
+  }
+  Range call_range = range_of(c.call->getSourceRange());
+  if (!call_range.valid) {
+    error(c.call->getBeginLoc(), "ceic: call of CE '" + ce.name +
+                                     "' inside a macro expansion cannot be rewritten; call it "
+                                     "outside the macro");
+    return false;
+  }
+  const auto* member_call = llvm::dyn_cast<CXXMemberCallExpr>(c.call);
+  unsigned nargs = c.call->getNumArgs();
+  if (nargs != ce.params.size() || c.native->getNumParams() != nargs) {
+    error(c.call->getBeginLoc(), "ceic: call of CE '" + ce.name + "' does not match its CEI (" +
+                                     std::to_string(ce.params.size()) + " parameters)");
+    return false;
+  }
+  std::vector<std::string> args;
+  if (member_call) {
+    const Expr* obj = member_call->getImplicitObjectArgument();
+    const auto* callee = llvm::cast<MemberExpr>(member_call->getCallee()->IgnoreParens());
+    if (llvm::isa<CXXThisExpr>(obj->IgnoreParenImpCasts())) {
+      error(c.call->getBeginLoc(), "ceic: call of instance CE '" + ce.name +
+                                       "' on 'this' is not supported; call it on an object "
+                                       "from outside the class");
+      return false;
+    }
+    if (!obj->isGLValue() && !callee->isArrow()) {
+      error(c.call->getBeginLoc(), "ceic: instance CE '" + ce.name +
+                                       "' called on a temporary; store the object in a variable");
+      return false;
+    }
+    std::string self = ce.versions.empty() ? "void" : ce.versions[0].declaring_class;
+    std::string obj_text = text(obj->getSourceRange());
+    if (callee->isArrow()) {
+      args.push_back("::cei::rt::inout<" + self + ">(*" + obj_text + ")");
+    } else {
+      QualType cls = ctx_.getRecordType(llvm::cast<CXXMethodDecl>(c.native)->getParent());
+      args.push_back(arg_text(c, obj, "inout", self, cls, true));
+    }
+  }
+  for (unsigned i = 0; i < nargs; ++i) {
+    const auto& p = ce.params[i];
+    const char* dir = p.direction == model::Direction::Out     ? "out"
+                      : p.direction == model::Direction::InOut ? "inout"
+                                                               : "in";
+    QualType param = c.native->getParamDecl(i)->getType().getNonReferenceType();
+    args.push_back(arg_text(c, c.call->getArg(i), dir, p.type.spelling, param,
+                            p.direction != model::Direction::In));
+  }
+  const std::string result = ce.result.kind == model::TypeKind::Void ? "void" : ce.result.spelling;
+  std::string call = "::cei::rt::call<" + result + ">(" + ce_symbol(ce);
+  for (const auto& a : args) call += ", " + a;
+  call += ")";
+
+  QualType r_type = c.native->getReturnType().getCanonicalType().getUnqualifiedType();
+  DynTypedNode p;
+  const Expr* top = up_implicit(c.call, p);
+  // x = ce(...);
+  const Expr* lhs = nullptr;
+  const Expr* assignment = nullptr;
+  if (const auto* bo = p.get<BinaryOperator>(); bo && bo->getOpcode() == BO_Assign) {
+    lhs = bo->getLHS();
+    assignment = bo;
+  } else if (const auto* op = p.get<CXXOperatorCallExpr>();
+             op && op->getOperator() == OO_Equal && op->getNumArgs() == 2 && op->getArg(1) == top) {
+    lhs = op->getArg(0);
+    assignment = op;
+  }
+  if (assignment && result != "void" && statement_position(assignment) &&
+      lhs->getType().getCanonicalType() == r_type && lhs->isLValue()) {
+    Root r = root_of(lhs);
+    if (r.kind != Root::None) {
+      track(r, c);
+      std::string root;
+      if (r.kind == Root::Known && !r.whole) root = ", &(" + original_text(r.origin->getSourceRange()) + ")";
+      Range ar = range_of(assignment->getSourceRange());
+      if (ar.valid) {
+        std::string target = text(lhs->getSourceRange());
+        replace(call_range, call);
+        replace(ar, "::cei::rt::assign(" + target + ", " + text(c.call->getSourceRange()) + root +
+                        ")");
+        return true;
+      }
+    }
+  }
+  // T x = ce(...);
+  if (const auto* var = p.get<VarDecl>(); var && result != "void" && var->hasLocalStorage() &&
+                                           !var->getType().isConstQualified() &&
+                                           var->getType().getCanonicalType() == r_type) {
+    auto it = facts_.decl_stmt.find(var);
+    if (it != facts_.decl_stmt.end() && it->second->isSingleDecl() &&
+        in_block(it->second)) {
+      Range dr = range_of(it->second->getSourceRange());
+      if (dr.valid) {
+        const std::string n = var->getNameAsString();
+        replace(call_range, call);
+        replace(dr,
+                       result + " " + n + "{}; ::cei::rt::Scope __cei_scope_" + n + "(" + n +
+                           "); ::cei::rt::assign(" + n + ", " +
+                           text(c.call->getSourceRange()) + ");");
+        tracked_.insert(var);
+        scoped_.insert(var);
+        return true;
+      }
+    }
+  }
+  if (pending_.count(c.call) || statement_position(c.call))
+    replace(call_range, call);
+  else
+    replace(call_range, call + ".get()");
+  return true;
+}
+
+// f(g(x)) with f and g CEs: g's result goes to f's task as a Pending when f takes it as `in` of
+// exactly g's result type.
+void Planner::find_pending() {
+  std::map<const CallExpr*, const CeCall*> by_call;
+  for (const auto& c : facts_.calls) by_call[c.call] = &c;
+  for (const auto& c : facts_.calls) {
+    DynTypedNode p;
+    const Expr* top = up_implicit(c.call, p);
+    const auto* outer_call = p.get<CallExpr>();
+    auto it = outer_call ? by_call.find(outer_call) : by_call.end();
+    if (it == by_call.end()) continue;
+    const CeCall& outer = *it->second;
+    for (unsigned i = 0; i < outer_call->getNumArgs() && i < outer.ce->params.size(); ++i) {
+      if (outer_call->getArg(i) != top ||
+          outer.ce->params[i].direction != model::Direction::In)
+        continue;
+      QualType param = outer.native->getParamDecl(i)->getType().getNonReferenceType();
+      if (param.getCanonicalType().getUnqualifiedType() ==
+          c.native->getReturnType().getCanonicalType().getUnqualifiedType())
+        pending_.insert(c.call);
+    }
+  }
+}
+
+void Planner::plan_syncs() {
+  for (const auto& ref : facts_.refs) {
+    if (ref.templated || exempt_.count(ref.node) || by_copy_capture(ref.node, ref.lambda)) continue;
+    DynTypedNode p;
+    up_implicit(ref.node, p);
+    if (p.get<LambdaExpr>()) continue;  // `[x]`: the copy is taken where the lambda is made
+    const ValueDecl* decl = ref.decl;
+    if (const auto* var = llvm::dyn_cast<VarDecl>(decl);
+        var && var->getType()->isReferenceType() && !llvm::isa<ParmVarDecl>(var)) {
+      Root r = root_of_var(var, ref.node);
+      if (r.kind != Root::Known) continue;
+      decl = r.decl;
+    }
+    if (!tracked_.count(decl)) continue;
+    Range r = range_of(ref.node->getSourceRange());
+    if (!r.valid) {
+      error(ref.node->getBeginLoc(), "ceic: a variable that tasks use is referenced inside a "
+                                     "macro body; pass it to the macro as an argument");
+      continue;
+    }
+    std::string fn = only_reads(ref.node) ? "::cei::rt::sync_read(" : "::cei::rt::sync(";
+    edits_.replace(r.begin, r.end, fn + edits_.render(r.begin, r.end) + ")");
+  }
+}
+
+// A lambda that copies a variable tasks write takes the copy when it is created: wait there.
+void Planner::plan_lambda_captures() {
+  std::vector<const LambdaExpr*> lambdas = facts_.lambdas;
+  auto size = [&](const LambdaExpr* l) {
+    Range r = range_of(l->getSourceRange());
+    return r.end - r.begin;
+  };
+  std::stable_sort(lambdas.begin(), lambdas.end(),
+                   [&](auto* a, auto* b) { return size(a) < size(b); });
+  for (const auto* l : lambdas) {
+    std::string syncs;
+    for (const auto& cap : l->captures())
+      if (cap.capturesVariable() && cap.getCaptureKind() == LCK_ByCopy &&
+          tracked_.count(cap.getCapturedVar()))
+        syncs += "(void)::cei::rt::sync_read(" + cap.getCapturedVar()->getNameAsString() + "), ";
+    Range r = range_of(l->getSourceRange());
+    if (syncs.empty() || !r.valid) continue;
+    edits_.replace(r.begin, r.end, "(" + syncs + edits_.render(r.begin, r.end) + ")");
+  }
+}
+
+void Planner::plan_guards() {
+  auto body_start = [&](const Stmt* body) -> std::optional<unsigned> {
+    const auto* block = llvm::dyn_cast_or_null<CompoundStmt>(body);
+    if (!block) return std::nullopt;
+    Range r = range_of(SourceRange(block->getLBracLoc(), block->getLBracLoc()));
+    if (!r.valid) return std::nullopt;
+    return r.end;
+  };
+  auto scope = [](const std::string& n) {
+    return " ::cei::rt::Scope __cei_scope_" + n + "(" + n + ");";
+  };
+  for (const ValueDecl* decl : tracked_) {
+    const auto* var = llvm::dyn_cast<VarDecl>(decl);
+    if (!var || !var->hasLocalStorage() || var->getType()->isReferenceType() || scoped_.count(var))
+      continue;
+    const std::string n = var->getNameAsString();
+    if (const auto* parm = llvm::dyn_cast<ParmVarDecl>(var)) {
+      const auto* fn = llvm::dyn_cast<FunctionDecl>(parm->getDeclContext());
+      if (auto at = body_start(fn ? fn->getBody() : nullptr)) edits_.insert(*at, scope(n));
+      continue;
+    }
+    auto it = facts_.decl_stmt.find(var);
+    if (it == facts_.decl_stmt.end()) continue;
+    if (in_block(it->second)) {
+      Range r = range_of(it->second->getSourceRange());
+      if (r.valid) edits_.insert(r.end, scope(n));
+      continue;
+    }
+    const auto* loop = parent(DynTypedNode::create(*it->second)).get<CXXForRangeStmt>();
+    if (auto at = body_start(loop ? loop->getBody() : nullptr)) {
+      edits_.insert(*at, scope(n));
+      continue;
+    }
+    error(var->getLocation(), "ceic: variable '" + n +
+                                  "' is used by a task; declare it in a block, not in the "
+                                  "header of a for, if, while or switch");
+  }
+  for (const auto& [body, decls] : exit_guards_) {
+    auto at = body_start(body);
+    if (!at) continue;
+    for (const ValueDecl* d : decls) {
+      const std::string n = d->getNameAsString();
+      const std::string expr = llvm::isa<FieldDecl>(d) ? "this->" + n : n;
+      edits_.insert(*at, " ::cei::rt::SyncAtExit __cei_exit_" + n + "(" + expr + ");");
+    }
+  }
+}
+
+bool Planner::plan() {
+  find_pending();
+  for (const auto& c : facts_.calls) plan_call(c);
+  if (diags_.has_errors()) return false;
+  dry_ = false;
+  plan_syncs();
+  std::vector<const CeCall*> calls;
+  for (const auto& c : facts_.calls) calls.push_back(&c);
+  auto size = [&](const CeCall* c) {
+    Range r = range_of(c->call->getSourceRange());
+    return r.end - r.begin;
+  };
+  std::stable_sort(calls.begin(), calls.end(),
+                   [&](auto* a, auto* b) { return size(a) < size(b); });
+  for (const auto* c : calls) plan_call(*c);
+  plan_lambda_captures();
+  plan_guards();
+  return !diags_.has_errors();
+}
+
+}  // namespace
+
+std::optional<std::string> instrument_source(const std::string& source,
+                                             const std::vector<model::Model>& models,
+                                             const std::vector<std::string>& compiler_args,
+                                             const std::string& registry_header,
+                                             frontend::Diagnostics& diags) {
+  std::vector<std::string> args = {"-xc++", "-std=c++20", "-fsyntax-only",
+                                   "-Wno-unknown-attributes", "-resource-dir=" CEI_CLANG_RESOURCE_DIR,
+                                   "-I" CEI_INCLUDE_DIR};
+  args.insert(args.end(), compiler_args.begin(), compiler_args.end());
+  tooling::FixedCompilationDatabase db(".", args);
+  tooling::ClangTool tool(db, {source});
+  std::vector<std::unique_ptr<ASTUnit>> asts;
+  if (tool.buildASTs(asts) != 0 || asts.size() != 1 ||
+      asts[0]->getDiagnostics().hasErrorOccurred()) {
+    diags.error({source, 0, 0}, "ceic: the source does not compile; see the errors above");
+    return std::nullopt;
+  }
+  ASTContext& ctx = asts[0]->getASTContext();
+  CeIndex index(models);
+  Facts facts;
+  Collector(ctx, index, facts).TraverseDecl(ctx.getTranslationUnitDecl());
+  Planner planner(ctx, facts, diags);
+  if (!planner.plan()) return std::nullopt;
+
+  SourceManager& sm = ctx.getSourceManager();
+  Rewriter rewriter(sm, ctx.getLangOpts());
+  SourceLocation start = sm.getLocForStartOfFile(sm.getMainFileID());
+  for (const auto& e : planner.edits().outermost())
+    rewriter.ReplaceText(start.getLocWithOffset(e.begin), e.end - e.begin, e.text);
+  std::string body;
+  if (const RewriteBuffer* buf = rewriter.getRewriteBufferFor(sm.getMainFileID()))
+    body = std::string(buf->begin(), buf->end());
+  else
+    body = sm.getBufferData(sm.getMainFileID()).str();
+
+  std::string path = std::filesystem::absolute(source).lexically_normal().string();
+  return "#include \"" + registry_header + "\"\n#include <cei/rt/api.hpp>\n" +
+         "#include <cei/rt/sync_at_exit.hpp>\n#line 1 \"" + path + "\"\n" + body;
+}
+
+}  // namespace cei::instrument

@@ -1,0 +1,125 @@
+// ceic: the CEI instrumenter.
+//   ceic --dump-cei FILE [-- compiler args]
+//   ceic --registry --cei H [--cei H2 ...] -o registry.cpp -H registry.hpp [-- compiler args]
+//   ceic --instrument SRC --cei H [--cei H2 ...] -o OUT.cpp [--registry-header NAME] [-- args]
+// Compiler args are the target's -I / -D / -std. Errors go to stderr as file:line:col: error: ...
+#include <cei/frontend.hpp>
+#include <cei/instrument/registry_gen.hpp>
+#include <cei/instrument/rewrite.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+  std::string mode;  // dump-cei | registry | instrument
+  std::string input;
+  std::vector<std::string> ceis;
+  std::string out, header_out, registry_header = "cei_registry.hpp";
+  std::vector<std::string> compiler_args;
+};
+
+constexpr const char* usage =
+    "usage: ceic --dump-cei FILE [-- args]\n"
+    "       ceic --registry --cei H [--cei H2] -o registry.cpp -H registry.hpp [-- args]\n"
+    "       ceic --instrument SRC --cei H [--cei H2] -o OUT.cpp [--registry-header NAME] "
+    "[-- args]\n";
+
+std::optional<Options> parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::optional<std::string> {
+      if (i + 1 >= argc) return std::nullopt;
+      return std::string(argv[++i]);
+    };
+    std::optional<std::string> v;
+    if (a == "--") {
+      o.compiler_args.assign(argv + i + 1, argv + argc);
+      break;
+    } else if (a == "--registry") {
+      o.mode = "registry";
+      continue;
+    } else if (a == "--dump-cei" || a == "--instrument") {
+      o.mode = a.substr(2);
+      if (!(v = value())) return std::nullopt;
+      o.input = *v;
+      continue;
+    }
+    if (!(v = value())) return std::nullopt;
+    if (a == "--cei")
+      o.ceis.push_back(*v);
+    else if (a == "-o")
+      o.out = *v;
+    else if (a == "-H")
+      o.header_out = *v;
+    else if (a == "--registry-header")
+      o.registry_header = *v;
+    else
+      return std::nullopt;
+  }
+  if (o.mode.empty()) return std::nullopt;
+  if (o.mode == "registry" && (o.ceis.empty() || o.out.empty() || o.header_out.empty()))
+    return std::nullopt;
+  if (o.mode == "instrument" && (o.ceis.empty() || o.out.empty())) return std::nullopt;
+  return o;
+}
+
+// Written only when changed, so that the build does not recompile what did not change.
+bool write_file(const std::string& path, const std::string& text) {
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in && old == text) return true;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) std::cerr << "ceic: error: cannot write '" << path << "'\n";
+  return static_cast<bool>(out);
+}
+
+int report(const cei::frontend::Diagnostics& diags) {
+  std::cerr << diags.text();
+  return diags.has_errors() ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto opts = parse(argc, argv);
+  if (!opts) {
+    std::cerr << usage;
+    return 2;
+  }
+  cei::frontend::Diagnostics diags;
+  if (opts->mode == "dump-cei") {
+    auto model = cei::frontend::parse_cei(opts->input, opts->compiler_args, diags);
+    if (!diags.has_errors()) std::cout << cei::model::to_json(model) << "\n";
+    return report(diags);
+  }
+  std::vector<cei::model::Model> models;
+  for (const auto& h : opts->ceis)
+    models.push_back(cei::frontend::parse_cei(h, opts->compiler_args, diags));
+  if (diags.has_errors()) return report(diags);
+
+  if (opts->mode == "registry") {
+    try {
+      auto include = std::filesystem::path(opts->header_out).filename().string();
+      std::string cpp = cei::instrument::registry_source(models, include);
+      if (!write_file(opts->header_out, cei::instrument::registry_header(models))) return 1;
+      return write_file(opts->out, cpp) ? report(diags) : 1;
+    } catch (const std::exception& e) {
+      std::cerr << "ceic: error: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  auto out = cei::instrument::instrument_source(opts->input, models, opts->compiler_args,
+                                                opts->registry_header, diags);
+  if (!out) return report(diags) ? 1 : 1;
+  return write_file(opts->out, *out) ? report(diags) : 1;
+}

@@ -1,0 +1,79 @@
+// One Computing Platform per OpenCL device (seed 003 §3.1): kernels run on an out-of-order queue,
+// chained by events; values produced on the device stay there until the host or another platform
+// needs them; naive mode (copy in, run, copy out, per task) is kept for comparison.
+//
+//   auto platforms = cei::opencl::make_platforms("", cei::opencl::Options::from_env());
+//   for (auto& p : platforms) runtime.add_platform(std::move(p));   // opencl0, opencl1, ...
+//   auto gpu = cei::opencl::make_platform("gpu", "NVIDIA", cei::opencl::Options::from_env());
+//
+// Environment (Options::from_env): CEI_OPENCL_NAIVE=1, CEI_OPENCL_MEM_CAP=64M (bytes; K/M/G
+// suffixes), CEI_OPENCL_CACHE=dir (program binaries; default $XDG_CACHE_HOME/cei/opencl or
+// ~/.cache/cei/opencl; "off" disables), CEI_OPENCL_BUILD_OPTIONS="-cl-fast-relaxed-math".
+#pragma once
+
+#include <cei/rt/platform.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cei::opencl {
+
+struct Options {
+  bool naive = false;
+  std::size_t mem_cap = 0;  // 0: 3/4 of the device's global memory
+  std::string cache_dir;    // "" : the default location; "off": no disk cache
+  std::string build_options;
+  static Options from_env();
+};
+
+// What the platform moved and ran since it started (profiled with OpenCL events).
+struct Stats {
+  std::uint64_t bytes_to_device = 0, bytes_to_host = 0;
+  std::uint64_t writes = 0, reads = 0, kernels = 0, evictions = 0;
+  double write_s = 0, read_s = 0, kernel_s = 0;  // summed event durations
+  double exposed_transfer_s = 0;  // transfer time during which no kernel ran
+  std::size_t resident_bytes = 0;                // device memory held now
+};
+
+struct DeviceInfo {
+  std::size_t index;  // ICD order over all platforms
+  std::string name, vendor, driver_version, platform_name;
+};
+std::vector<DeviceInfo> list_devices();
+
+class OpenCLPlatform : public rt::Platform {
+ public:
+  // device_match: a substring of the device name (empty: the index-th device overall).
+  OpenCLPlatform(std::string name, std::size_t device_index, Options options);
+  ~OpenCLPlatform() override;
+
+  const std::string& name() const override;
+  const char* kind() const override { return "opencl"; }
+  bool can_run(const rt::CeInfo& ce) const override;
+  rt::Forecast forecast(const rt::Task& t) const override;
+  void submit(rt::TaskPtr t) override;
+  std::size_t workers() const override { return 1; }
+  void shutdown() override;
+
+  Stats stats() const;
+  const DeviceInfo& device() const;
+  const Options& options() const;
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+// Every device (name "opencl0", ...) or those whose name contains device_match, in ICD order.
+std::vector<std::unique_ptr<OpenCLPlatform>> make_platforms(const std::string& device_match,
+                                                            const Options& options);
+// The first device whose name contains device_match, called `name`; null if none.
+std::unique_ptr<OpenCLPlatform> make_platform(const std::string& name,
+                                              const std::string& device_match,
+                                              const Options& options);
+
+}  // namespace cei::opencl

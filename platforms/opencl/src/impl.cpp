@@ -1,0 +1,312 @@
+#include "impl.hpp"
+
+#include <algorithm>
+
+namespace cei::opencl {
+
+namespace {
+struct CallbackData {
+  std::shared_ptr<OpenCLPlatform::Impl> impl;
+  std::function<void(cl_int)> fn;
+};
+
+void CL_CALLBACK event_done(cl_event, cl_int status, void* user) {
+  // Runs on the driver's thread, without a hop to ours: completion only records, unpins and
+  // finishes; whatever would enqueue sees in_event_callback and posts to the dispatcher.
+  std::unique_ptr<CallbackData> d(static_cast<CallbackData*>(user));
+  in_event_callback = true;
+  d->fn(status);
+  d->fn = nullptr;  // and what it captured, before counting the platform's references
+  in_event_callback = false;
+  // Never destroy the platform here (its destructor waits for the queue): hand the last
+  // reference to a thread of its own.
+  if (d->impl.use_count() == 1) std::thread([impl = std::move(d->impl)] {}).detach();
+}
+}  // namespace
+
+OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device& dev,
+                           Options opts)
+    : self(self),
+      name(std::move(name)),
+      device(dev),
+      options(std::move(opts)),
+      context([&] {
+        cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                         reinterpret_cast<cl_context_properties>(dev.platform), 0};
+        cl_int err = CL_SUCCESS;
+        cl_context c = clCreateContext(props, 1, &dev.id, nullptr, nullptr, &err);
+        check(err, "clCreateContext");
+        return Context(c);
+      }()),
+      programs(context.get(), dev.id, dev.info, options.cache_dir, options.build_options) {
+  cl_int err = CL_SUCCESS;
+  cl_command_queue q = clCreateCommandQueue(
+      context.get(), dev.id, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE,
+      &err);
+  if (err == CL_SUCCESS) {
+    queues.emplace_back(q);
+  } else {
+    // No out-of-order support: several in-order queues, ordered among themselves by events.
+    for (int i = 0; i < 3; ++i) {
+      q = clCreateCommandQueue(context.get(), dev.id, CL_QUEUE_PROFILING_ENABLE, &err);
+      check(err, "clCreateCommandQueue");
+      queues.emplace_back(q);
+    }
+  }
+  cl_ulong global = 0;
+  check(clGetDeviceInfo(dev.id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr),
+        "clGetDeviceInfo");
+  cap = options.mem_cap ? options.mem_cap : static_cast<std::size_t>(global / 4 * 3);
+}
+
+OpenCLPlatform::Impl::~Impl() {
+  for (auto& q : queues) clFinish(q.get());
+}
+
+cl_command_queue OpenCLPlatform::Impl::queue() {
+  return queues.size() == 1 ? queues[0].get()
+                            : queues[next_queue.fetch_add(1) % queues.size()].get();
+}
+
+void OpenCLPlatform::Impl::flush_all() {
+  for (auto& q : queues) clFlush(q.get());
+}
+
+void OpenCLPlatform::Impl::on_complete(cl_event e, std::function<void(cl_int)> fn) {
+  auto* d = new CallbackData{shared_from_this(), std::move(fn)};
+  cl_int err = clSetEventCallback(e, CL_COMPLETE, event_done, d);
+  if (err != CL_SUCCESS) {
+    delete d;
+    throw Error("clSetEventCallback", err);
+  }
+}
+
+std::shared_ptr<DeviceReplica> OpenCLPlatform::Impl::replica_of(rt::Version& v) {
+  return std::dynamic_pointer_cast<DeviceReplica>(v.replica_on(self));
+}
+
+Mem OpenCLPlatform::Impl::allocate(std::size_t bytes) {
+  bytes = std::max<std::size_t>(bytes, 1);
+  {
+    std::lock_guard lock(mem_mu);
+    if (auto it = pool.find(bytes); it != pool.end()) {
+      Mem m = std::move(it->second);
+      pool.erase(it);
+      pooled -= bytes;
+      return m;
+    }
+  }
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  check(err, "clCreateBuffer");
+  return Mem(m);
+}
+
+void OpenCLPlatform::Impl::recycle(Mem m, std::size_t bytes) {
+  bytes = std::max<std::size_t>(bytes, 1);
+  Mem dropped;  // released outside the lock
+  std::lock_guard lock(mem_mu);
+  if (used + pooled + bytes > cap) {
+    dropped = std::move(m);
+    return;
+  }
+  pool.emplace(bytes, std::move(m));
+  pooled += bytes;
+}
+
+void OpenCLPlatform::Impl::release_replica(DeviceReplica* rep, Mem m, std::size_t bytes) {
+  {
+    std::lock_guard lock(mem_mu);
+    resident.erase(rep);
+    used -= bytes;
+  }
+  recycle(std::move(m), bytes);
+}
+
+void OpenCLPlatform::Impl::attach(const std::shared_ptr<DeviceReplica>& rep,
+                                  const rt::VersionPtr& v) {
+  std::lock_guard lock(mem_mu);
+  if (auto it = resident.find(rep.get()); it != resident.end()) it->second.version = v;
+}
+
+void OpenCLPlatform::Impl::pin(const std::shared_ptr<DeviceReplica>& rep, Running& r) {
+  std::lock_guard lock(mem_mu);
+  if (auto it = resident.find(rep.get()); it != resident.end()) {
+    it->second.pins++;
+    it->second.last_use = ++tick;
+  }
+  r.pinned.push_back(rep);
+}
+
+void OpenCLPlatform::Impl::unpin(Running& r) {
+  r.buffers.clear();
+  {
+    std::lock_guard lock(mem_mu);
+    for (auto& rep : r.pinned)
+      if (auto it = resident.find(rep.get()); it != resident.end()) it->second.pins--;
+  }
+  r.pinned.clear();
+}
+
+bool OpenCLPlatform::Impl::admit(std::size_t need, const std::shared_ptr<Running>& r) {
+  std::vector<std::pair<DeviceReplica*, rt::VersionPtr>> drop, fetch;
+  std::multimap<std::size_t, Mem> unpooled;  // released outside the lock
+  {
+    std::lock_guard lock(mem_mu);
+    if (used + pooled + need <= cap) return true;
+    unpooled.swap(pool);
+    pooled = 0;
+    if (used + need <= cap) return true;
+    std::vector<std::pair<std::uint64_t, DeviceReplica*>> lru;
+    for (auto& [rep, res] : resident)
+      if (res.pins == 0 && !res.evicting) lru.emplace_back(res.last_use, rep);
+    std::sort(lru.begin(), lru.end());
+    std::size_t freeing = 0;
+    for (auto& [use, rep] : lru) {
+      if (used - freeing + need <= cap) break;
+      Resident& res = resident.at(rep);
+      rt::VersionPtr v = res.version.lock();
+      if (!v) continue;
+      res.evicting = true;
+      freeing += res.bytes;
+      // A value that exists only here goes to the host first; the rest can just be dropped.
+      (v->host() ? drop : fetch).emplace_back(rep, std::move(v));
+    }
+    evictions_in_flight += static_cast<int>(fetch.size());
+  }
+  for (auto& [rep, v] : drop) {
+    v->drop_replica(self);
+    std::lock_guard lock(stats_mu);
+    stats.evictions++;
+  }
+  for (auto& [rep, v] : fetch) {
+    v->ensure_host([impl = shared_from_this(), v](std::exception_ptr) {
+      impl->post([impl, v] {
+        v->drop_replica(impl->self);
+        {
+          std::lock_guard lock(impl->stats_mu);
+          impl->stats.evictions++;
+        }
+        {
+          std::lock_guard lock(impl->mem_mu);
+          impl->evictions_in_flight--;
+        }
+        impl->retry_deferred();
+      });
+    });
+  }
+  std::lock_guard lock(mem_mu);
+  if (used + need <= cap) return true;
+  if (evictions_in_flight == 0 && running == 0) return true;  // nothing left to wait for
+  deferred.push_back(r);
+  return false;
+}
+
+void OpenCLPlatform::Impl::add_span(cl_event e, bool transfer) {
+  auto [start, end] = event_span(e);
+  if (end <= start) return;
+  if (spans.size() >= 1 << 16) {  // bounded memory in long runs
+    folded_exposed_s = exposed_transfer_s();
+    spans.clear();
+  }
+  spans.push_back({start, end, transfer});
+}
+
+// Transfer time not hidden behind a kernel: the paper's "memory transfer overhead".
+double OpenCLPlatform::Impl::exposed_transfer_s() const {
+  std::vector<std::pair<cl_ulong, cl_ulong>> kernels;
+  for (auto& s : spans)
+    if (!s.transfer) kernels.emplace_back(s.start, s.end);
+  std::sort(kernels.begin(), kernels.end());
+  std::vector<std::pair<cl_ulong, cl_ulong>> busy;  // union of kernel spans
+  for (auto& k : kernels) {
+    if (!busy.empty() && k.first <= busy.back().second)
+      busy.back().second = std::max(busy.back().second, k.second);
+    else
+      busy.push_back(k);
+  }
+  std::vector<std::pair<cl_ulong, cl_ulong>> transfers;
+  for (auto& s : spans)
+    if (s.transfer) transfers.emplace_back(s.start, s.end);
+  std::sort(transfers.begin(), transfers.end());
+  cl_ulong exposed = 0, covered_to = 0;  // union of transfers, minus kernel time
+  for (auto [start, end] : transfers) {
+    start = std::max(start, covered_to);
+    if (end <= start) continue;
+    covered_to = end;
+    cl_ulong hidden = 0;
+    for (auto& b : busy)
+      if (b.first < end && b.second > start)
+        hidden += std::min(end, b.second) - std::max(start, b.first);
+    exposed += end - start - hidden;
+  }
+  return folded_exposed_s + static_cast<double>(exposed) * 1e-9;
+}
+
+void OpenCLPlatform::Impl::retry_deferred() {
+  std::vector<std::shared_ptr<Running>> waiting;
+  {
+    std::lock_guard lock(mem_mu);
+    waiting.swap(deferred);
+  }
+  for (auto& r : waiting) launch(r);
+}
+
+void OpenCLPlatform::Impl::submit(rt::TaskPtr t) {
+  tasks_in_flight++;
+  auto r = std::make_shared<Running>();
+  r->task = std::move(t);
+  r->pinned.reserve(4);
+  r->buffers.reserve(4);
+  // Wait for every input without blocking; whoever makes the last one ready launches the task,
+  // so inputs that are ready now are copied at once and overlap earlier tasks' kernels.
+  for (auto& a : r->task->args()) {
+    if (!a.in || a.in->state() != rt::Version::State::Pending) continue;
+    r->waiting++;
+    a.in->on_ready([impl = shared_from_this(), r] {
+      if (--r->waiting == 0) impl->inputs_ready(r);
+    });
+  }
+  if (--r->waiting == 0) inputs_ready(r);
+}
+
+void OpenCLPlatform::Impl::inputs_ready(const std::shared_ptr<Running>& r) {
+  if (in_event_callback || options.naive)
+    post([impl = shared_from_this(), r] { impl->launch(r); });
+  else
+    launch(r);
+}
+
+void OpenCLPlatform::Impl::launch(const std::shared_ptr<Running>& r) {
+  // A launch publishes outputs, which may make dependants ready on this very thread, on this or
+  // another device: they join this thread's batch instead of recursing, so no thread ever holds
+  // two launch locks (two devices feeding each other cannot deadlock) and the stack stays flat.
+  struct Launch {
+    std::shared_ptr<Impl> impl;
+    std::shared_ptr<Running> r;
+  };
+  thread_local std::vector<Launch>* batch = nullptr;
+  if (batch) return batch->push_back({shared_from_this(), r});
+  std::vector<Launch> mine{{shared_from_this(), r}};
+  batch = &mine;
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    Launch next = mine[i];  // a copy: the batch may grow meanwhile
+    std::lock_guard lock(next.impl->launch_mu);
+    next.impl->try_launch(next.r);
+  }
+  batch = nullptr;
+  std::vector<Impl*> flushed;  // one flush per queue and batch, not per command
+  for (auto& l : mine)
+    if (std::find(flushed.begin(), flushed.end(), l.impl.get()) == flushed.end()) {
+      l.impl->flush_all();
+      flushed.push_back(l.impl.get());
+    }
+}
+
+void OpenCLPlatform::Impl::fail(const std::shared_ptr<Running>& r, std::exception_ptr e) {
+  unpin(*r);
+  r->task->finish(e);
+  tasks_in_flight--;
+}
+
+}  // namespace cei::opencl

@@ -1,0 +1,152 @@
+// The OpenCL platform's internals: the device, its queue, its programs, the device-resident
+// replicas (the memory manager) and the tasks in flight.
+//
+// Threads: a task is launched (its commands enqueued) by whichever thread makes it ready — the
+// submitting thread when its inputs are ready at submission, else the thread that publishes its
+// last input — one launch at a time under launch_mu. OpenCL event callbacks complete tasks on
+// the driver's thread but never enqueue there: anything that would is posted to the dispatcher.
+// Naive mode blocks by definition, so its launches always run on the dispatcher.
+#pragma once
+
+#include "cl.hpp"
+#include "devices.hpp"
+#include "dispatcher.hpp"
+#include "programs.hpp"
+
+#include <cei/expr.hpp>
+#include <cei/opencl/opencl_platform.hpp>
+
+#include <array>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace cei::opencl {
+
+class DeviceReplica;
+
+// True on a thread inside one of this platform's OpenCL event callbacks, where enqueueing or
+// blocking is not allowed.
+inline thread_local bool in_event_callback = false;
+
+// A task from submission to the completion of its kernel.
+struct Running {
+  rt::TaskPtr task;
+  std::atomic<int> waiting{1};  // inputs not ready yet, plus one for submit() itself
+  std::vector<std::shared_ptr<DeviceReplica>> pinned;  // buffers its commands use
+  std::vector<Event> writes, reads;
+  std::vector<Mem> buffers;
+  std::vector<std::pair<Mem, std::size_t>> scratch;  // naive mode: back to the pool when done
+  Event kernel;
+  std::uint64_t bytes_in = 0, bytes_out = 0;
+  bool recorded = false;
+};
+
+struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl> {
+  Impl(OpenCLPlatform& self, std::string name, const Device& dev, Options options);
+  ~Impl();
+
+  OpenCLPlatform& self;
+  std::string name;
+  Device device;
+  Options options;
+  Context context;
+  std::vector<Queue> queues;  // one out-of-order queue, or several in-order ones
+  std::atomic<std::size_t> next_queue{0};
+  Programs programs;
+  Dispatcher dispatcher;
+
+  std::mutex launch_mu;  // one launch at a time: kernel arguments are set on shared cl_kernels
+  std::map<const rt::OpenCLImpl*, std::array<expr::ExprList, 4>> exprs;  // under launch_mu
+
+  // Memory manager: every buffer that backs a replica of ours.
+  struct Resident {
+    std::weak_ptr<rt::Version> version;
+    std::size_t bytes;
+    std::uint64_t last_use;
+    int pins = 0;
+    bool evicting = false;
+  };
+  mutable std::mutex mem_mu;
+  std::map<DeviceReplica*, Resident> resident;
+  std::size_t used = 0, cap = 0;
+  std::uint64_t tick = 0;
+  int evictions_in_flight = 0;
+  // Buffers no value uses any more, by size: reused instead of allocating per task. They count
+  // against the cap and are the first thing freed when memory runs short.
+  std::multimap<std::size_t, Mem> pool;
+  std::size_t pooled = 0;
+  std::vector<std::shared_ptr<Running>> deferred;  // waiting for device memory
+  std::atomic<int> running{0};                     // kernels enqueued, not complete
+
+  mutable std::mutex stats_mu;
+  Stats stats;
+  // Profiled command spans {start, end, is_transfer}, folded into stats.exposed_transfer_s.
+  struct Span {
+    cl_ulong start, end;
+    bool transfer;
+  };
+  std::vector<Span> spans;
+  double folded_exposed_s = 0;
+  void add_span(cl_event e, bool transfer);  // under stats_mu
+  double exposed_transfer_s() const;         // under stats_mu
+  std::atomic<int> tasks_in_flight{0};
+  std::map<std::string, double> kernel_s_per_byte;  // forecasts, per CE
+
+  void post(std::function<void()> fn) { dispatcher.post(std::move(fn)); }
+  cl_command_queue queue();
+  void flush_all();
+  // Calls fn on OpenCL's callback thread once `e` completes, with its execution status; fn must
+  // not enqueue or block (post to the dispatcher for that).
+  void on_complete(cl_event e, std::function<void(cl_int)> fn);
+
+  void submit(rt::TaskPtr t);
+  // r's inputs are all ready: launch it on this thread if allowed, else on the dispatcher.
+  void inputs_ready(const std::shared_ptr<Running>& r);
+  // Enqueues r, then the tasks that this makes ready on this thread (on any device), then
+  // flushes each queue touched once.
+  void launch(const std::shared_ptr<Running>& r);
+  void try_launch(const std::shared_ptr<Running>& r);  // under launch_mu
+  void complete(const std::shared_ptr<Running>& r, cl_int status);
+  void record(Running& r);  // timings into the task, totals into stats
+  void fail(const std::shared_ptr<Running>& r, std::exception_ptr e);
+  void retry_deferred();
+
+  std::shared_ptr<DeviceReplica> replica_of(rt::Version& v);
+  Mem allocate(std::size_t bytes);
+  void recycle(Mem m, std::size_t bytes);  // a buffer no command uses any more
+  void release_replica(DeviceReplica* rep, Mem m, std::size_t bytes);
+  // True when `need` more bytes fit under the cap (evicting as needed); false: r was deferred.
+  bool admit(std::size_t need, const std::shared_ptr<Running>& r);
+  void pin(const std::shared_ptr<DeviceReplica>& rep, Running& r);
+  void unpin(Running& r);
+  void attach(const std::shared_ptr<DeviceReplica>& rep, const rt::VersionPtr& v);
+};
+
+// A value resident on the device: its buffer and the event that writes it.
+class DeviceReplica : public rt::Replica, public std::enable_shared_from_this<DeviceReplica> {
+ public:
+  DeviceReplica(std::shared_ptr<OpenCLPlatform::Impl> impl, Mem mem, Event written,
+                const rt::TypeOps& type, std::size_t bytes, std::array<std::int64_t, 3> extents);
+  ~DeviceReplica() override;
+  rt::Platform& owner() override { return impl_->self; }
+  void to_host(void* dst, std::function<void(std::exception_ptr)> done) override;
+  std::size_t bytes() const override { return bytes_; }
+
+  cl_mem mem() const { return mem_.get(); }
+  cl_event written() const { return written_.get(); }
+  const rt::TypeOps& type() const { return type_; }
+  const std::array<std::int64_t, 3>& extents() const { return extents_; }
+
+ private:
+  std::shared_ptr<OpenCLPlatform::Impl> impl_;
+  Mem mem_;
+  Event written_;
+  const rt::TypeOps& type_;
+  std::size_t bytes_;
+  std::array<std::int64_t, 3> extents_;
+};
+
+}  // namespace cei::opencl

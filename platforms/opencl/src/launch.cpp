@@ -1,0 +1,327 @@
+// From a ready task to enqueued commands: argument marshalling (DESIGN.md: parameters in order as
+// buffers or scalars, then the result buffer), work sizes from the CE's expressions, and the
+// event chain copy-in -> kernel whose outputs stay on the device.
+#include "expr_args.hpp"
+#include "impl.hpp"
+
+#include <numeric>
+#include <sstream>
+
+namespace cei::opencl {
+
+namespace {
+
+bool is_buffer(const rt::TypeOps& t) { return t.kind != rt::TypeKind::Scalar; }
+
+std::array<std::int64_t, 3> host_extents(const rt::TypeOps& t, const void* obj) {
+  std::array<std::int64_t, 3> e{0, 0, 0};
+  for (int d = 0; d < t.rank && d < 3; ++d) e[d] = t.extent(obj, d);
+  return e;
+}
+
+std::string join(const std::vector<std::int64_t>& v) {
+  std::string s;
+  for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+struct WorkSizes {
+  std::vector<std::int64_t> global, local, offset, result;
+};
+
+WorkSizes work_sizes(const rt::CeInfo& ce, const std::array<expr::ExprList, 4>& e,
+                     const std::vector<ArgView>& params) {
+  const rt::OpenCLImpl& cl = *ce.opencl;
+  ExprArgs args(params);
+  WorkSizes w;
+  w.global = expr::evaluate(e[0], args, ce.name);
+  if (*cl.local_work_size) w.local = expr::evaluate(e[1], args, ce.name);
+  if (*cl.offset) w.offset = expr::evaluate(e[2], args, ce.name);
+  if (ce.result) w.result = expr::evaluate(e[3], args, ce.name);
+  auto fail = [&](const std::string& why) {
+    throw std::runtime_error(std::string("CE ") + ce.interface_name + "::" + ce.name + ": " + why);
+  };
+  for (auto g : w.global)
+    if (g <= 0) fail("global work size \"" + std::string(cl.global_work_size) + "\" is (" +
+                     join(w.global) + "); every dimension must be positive");
+  if (!w.local.empty()) {
+    if (w.local.size() != w.global.size())
+      fail("local work size \"" + std::string(cl.local_work_size) + "\" has " +
+           std::to_string(w.local.size()) + " dimensions, global work size has " +
+           std::to_string(w.global.size()));
+    for (std::size_t d = 0; d < w.global.size(); ++d)
+      if (w.local[d] <= 0 || w.global[d] % w.local[d] != 0)
+        fail("global work size (" + join(w.global) + ") is not divisible by local work size (" +
+             join(w.local) + ") in dimension " + std::to_string(d) + " (global_work_size \"" +
+             cl.global_work_size + "\", local_work_size \"" + cl.local_work_size + "\")");
+  }
+  if (!w.offset.empty() && w.offset.size() != w.global.size())
+    fail("offset \"" + std::string(cl.offset) + "\" and global work size differ in dimensions");
+  if (ce.result && static_cast<int>(w.result.size()) != std::max(ce.result->rank, 1))
+    fail("result_size \"" + std::string(cl.result_size) + "\" has " +
+         std::to_string(w.result.size()) + " dimensions, the result type " + ce.result->name +
+         " has " + std::to_string(ce.result->rank));
+  for (auto n : w.result)
+    if (n < 0) fail("result_size \"" + std::string(cl.result_size) + "\" is negative");
+  return w;
+}
+
+std::size_t count(const std::vector<std::int64_t>& e) {
+  return std::accumulate(e.begin(), e.end(), std::size_t{1},
+                         [](std::size_t a, std::int64_t b) { return a * static_cast<std::size_t>(b); });
+}
+
+}  // namespace
+
+void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
+  rt::Task& task = *r->task;
+  const rt::CeInfo& ce = task.ce();
+  auto& args = task.args();
+  try {
+    for (auto& a : args)
+      if (a.in && a.in->state() == rt::Version::State::Failed) return fail(r, a.in->error());
+
+    auto& e = exprs[ce.opencl];
+    if (e[0].dims.empty()) {
+      e[0] = expr::parse(ce.opencl->global_work_size);
+      if (*ce.opencl->local_work_size) e[1] = expr::parse(ce.opencl->local_work_size);
+      if (*ce.opencl->offset) e[2] = expr::parse(ce.opencl->offset);
+      if (ce.result) e[3] = expr::parse(ce.opencl->result_size);
+    }
+    bool reads_elements = false;
+    for (auto& x : e) reads_elements |= x.source.find('[') != std::string::npos;
+
+    // Values the kernel cannot take from this device must be on the host first.
+    for (auto& a : args) {
+      if (!a.in || a.in->host()) continue;
+      bool resident = !options.naive && replica_of(*a.in);
+      if (resident && is_buffer(*a.type) && !reads_elements) continue;
+      auto impl = shared_from_this();
+      a.in->ensure_host([impl, r](std::exception_ptr err) {
+        impl->post([impl, r, err] { err ? impl->fail(r, err) : impl->launch(r); });
+      });
+      return;
+    }
+
+    std::vector<ArgView> views(args.size());
+    std::vector<std::shared_ptr<DeviceReplica>> reps(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      auto& a = args[i];
+      views[i].type = a.type;
+      if (a.in) {
+        if (!options.naive) reps[i] = replica_of(*a.in);
+        views[i].host = a.in->host();
+        views[i].extents = reps[i] ? reps[i]->extents() : host_extents(*a.type, views[i].host);
+      } else if (a.out && a.type->elem_size) {
+        views[i].extents = {static_cast<std::int64_t>(a.out->bytes() / a.type->elem_size), 0, 0};
+      }
+    }
+    std::vector<ArgView> params(views.begin(), views.begin() + ce.nparams);
+    WorkSizes w = work_sizes(ce, e, params);
+    if (ce.result) {
+      std::copy(w.result.begin(), w.result.end(), views[ce.nparams].extents.begin());
+      if (ce.result->rank == 0) views[ce.nparams].extents = {0, 0, 0};
+    }
+
+    const Programs::Built& built = programs.kernel_for(ce);
+    if (!built.kernel) throw std::runtime_error(built.log);
+    cl_kernel k = built.kernel.get();
+
+    auto bytes_of = [&](std::size_t i) -> std::size_t {
+      const rt::TypeOps& t = *args[i].type;
+      if (t.rank == 0) return t.elem_size;
+      if (args[i].in) return reps[i] ? reps[i]->bytes() : t.bytes(views[i].host);
+      std::vector<std::int64_t> ext(views[i].extents.begin(), views[i].extents.begin() + t.rank);
+      return count(ext) * t.elem_size;
+    };
+
+    if (!options.naive) {
+      for (auto& rep : reps)
+        if (rep) pin(rep, *r);
+      std::size_t need = 0;
+      for (std::size_t i = 0; i < args.size(); ++i)
+        if (is_buffer(*args[i].type) || args[i].out) {
+          if (args[i].in && !reps[i]) need += bytes_of(i);
+          if (args[i].out) need += bytes_of(i);
+        }
+      if (!admit(need, r)) return unpin(*r);
+    }
+
+    // Marshal: buffers for arrays (and for outputs), values for scalars.
+    std::vector<cl_event> wait;
+    std::vector<Mem> out_mem(args.size());
+    std::size_t nargs = ce.nparams + (ce.result ? 1 : 0);
+    for (std::size_t i = 0; i < nargs; ++i) {
+      auto& a = args[i];
+      cl_uint idx = static_cast<cl_uint>(i);
+      if (!is_buffer(*a.type) && a.in) {
+        check(clSetKernelArg(k, idx, a.type->elem_size, a.type->data(views[i].host)),
+              "clSetKernelArg");
+        continue;
+      }
+      std::size_t bytes = bytes_of(i);
+      Mem buf;
+      cl_event ready = nullptr;
+      if (a.in && reps[i]) {
+        ready = reps[i]->written();
+        buf = Mem(reps[i]->mem());
+        clRetainMemObject(buf.get());
+      } else if (a.in) {
+        buf = allocate(bytes);
+        if (options.naive) r->scratch.emplace_back(buf, bytes);
+        cl_event ev = nullptr;
+        check(clEnqueueWriteBuffer(queue(), buf.get(), CL_FALSE, 0,
+                                   bytes, a.type->data(views[i].host), 0, nullptr, &ev),
+              "clEnqueueWriteBuffer");
+        r->writes.emplace_back(ev);
+        r->bytes_in += bytes;
+        ready = ev;
+        // A value read in place is kept for later tasks; one updated in place is the output.
+        if (!options.naive && a.dir == rt::Dir::In) {
+          auto rep = std::make_shared<DeviceReplica>(shared_from_this(), buf, Event(ev), *a.type,
+                                                     bytes, views[i].extents);
+          clRetainEvent(ev);
+          pin(rep, *r);
+          a.in->add_replica(rep);
+          attach(rep, a.in);
+        }
+      }
+      if (ready) wait.push_back(ready);
+      if (a.out) {
+        if (a.in && reps[i]) {
+          // Renaming: the new version gets its own buffer; the old value stays valid.
+          Mem copy = allocate(bytes);
+          cl_event ev = nullptr;
+          check(clEnqueueCopyBuffer(queue(), buf.get(), copy.get(), 0, 0, bytes, ready ? 1 : 0,
+                                    ready ? &ready : nullptr, &ev),
+                "clEnqueueCopyBuffer");
+          r->writes.emplace_back(ev);
+          wait.push_back(ev);
+          buf = copy;
+        } else if (!a.in) {
+          buf = allocate(bytes);
+          if (options.naive) r->scratch.emplace_back(buf, bytes);
+        }
+        out_mem[i] = buf;
+      }
+      cl_mem m = buf.get();
+      r->buffers.push_back(buf);  // alive until the kernel is done, whatever the mode
+      check(clSetKernelArg(k, idx, sizeof m, &m), "clSetKernelArg");
+    }
+
+    std::vector<std::size_t> g(w.global.begin(), w.global.end()), l(w.local.begin(), w.local.end()),
+        o(w.offset.begin(), w.offset.end());
+    cl_event kev = nullptr;
+    check(clEnqueueNDRangeKernel(queue(), k, static_cast<cl_uint>(g.size()),
+                                 o.empty() ? nullptr : o.data(), g.data(),
+                                 l.empty() ? nullptr : l.data(), static_cast<cl_uint>(wait.size()),
+                                 wait.empty() ? nullptr : wait.data(), &kev),
+          "clEnqueueNDRangeKernel");
+    r->kernel = Event(kev);
+    task.timing().start = rt::Clock::now();
+    task.timing().version_index = -1;
+
+    if (options.naive) {
+      // The paper's RGPU scenario: read every output back and wait for it all, then publish on
+      // the host. (Blocking calls on an out-of-order queue upset PoCL: enqueue, then clFinish.)
+      std::vector<std::pair<std::size_t, void*>> objs;
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        if (!args[i].out) continue;
+        const rt::TypeOps& t = *args[i].type;
+        void* obj = t.create();
+        objs.emplace_back(i, obj);
+        if (t.rank > 0) t.reshape(obj, views[i].extents.data(), t.rank);
+        cl_event ev = nullptr;
+        check(clEnqueueReadBuffer(queue(), out_mem[i].get(), CL_FALSE, 0, bytes_of(i), t.data(obj),
+                                  1, &kev, &ev),
+              "clEnqueueReadBuffer");
+        r->reads.emplace_back(ev);
+        r->bytes_out += bytes_of(i);
+      }
+      for (auto& q : queues) clFinish(q.get());
+      for (auto& [m, b] : r->scratch) recycle(m, b);
+      r->scratch.clear();
+      cl_int st = CL_COMPLETE;
+      clGetEventInfo(kev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+      record(*r);  // before publishing: whoever sees the outputs sees the counts
+      for (auto& [i, obj] : objs) {
+        if (st < 0) args[i].type->destroy(obj);
+        else args[i].out->publish_host(obj);
+      }
+      running++;
+      return complete(r, st);
+    }
+
+    // Outputs stay on the device; their replicas exist from now on, so dependants on this device
+    // chain on the kernel's event instead of waiting for the host.
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].out) continue;
+      clRetainEvent(kev);
+      auto rep = std::make_shared<DeviceReplica>(shared_from_this(), out_mem[i], Event(kev),
+                                                 *args[i].type, bytes_of(i), views[i].extents);
+      pin(rep, *r);
+      args[i].out->publish_replica(rep);
+      attach(rep, args[i].out);
+    }
+    running++;
+    // Flushed by launch() once the batch is enqueued.
+    on_complete(kev, [impl = shared_from_this(), r](cl_int st) { impl->complete(r, st); });
+  } catch (...) {
+    fail(r, std::current_exception());
+  }
+}
+
+void OpenCLPlatform::Impl::record(Running& r) {
+  if (r.recorded) return;
+  r.recorded = true;
+  rt::Task::Timing& t = r.task->timing();
+  t.end = rt::Clock::now();
+  double w = 0, rd = 0, k = event_seconds(r.kernel.get());
+  for (auto& e : r.writes) w += event_seconds(e.get());
+  for (auto& e : r.reads) rd += event_seconds(e.get());
+  t.transfer_in_s = w;
+  t.transfer_out_s = rd;
+  t.bytes_in = r.bytes_in;
+  t.bytes_out = r.bytes_out;
+  std::lock_guard lock(stats_mu);
+  for (auto& e : r.writes) add_span(e.get(), true);
+  for (auto& e : r.reads) add_span(e.get(), true);
+  add_span(r.kernel.get(), false);
+  stats.bytes_to_device += r.bytes_in;
+  stats.bytes_to_host += r.bytes_out;
+  stats.writes += r.writes.size();
+  stats.reads += r.reads.size();
+  stats.kernels++;
+  stats.write_s += w;
+  stats.read_s += rd;
+  stats.kernel_s += k;
+  double bytes = static_cast<double>(std::max<std::uint64_t>(r.bytes_in, 1));
+  double& rate = kernel_s_per_byte[r.task->ce().name];
+  rate = rate == 0 ? k / bytes : 0.8 * rate + 0.2 * k / bytes;
+}
+
+void OpenCLPlatform::Impl::complete(const std::shared_ptr<Running>& r, cl_int status) {
+  record(*r);
+  running--;
+  unpin(*r);
+  std::exception_ptr err;
+  if (status < 0)
+    err = std::make_exception_ptr(Error(std::string("kernel ") + r->task->ce().opencl->kernel_name +
+                                            " on " + name, status));
+  r->task->finish(err);
+  bool waiting;
+  {
+    std::lock_guard lock(mem_mu);
+    waiting = !deferred.empty();
+  }
+  // Last: shutdown() returns once nothing is in flight.
+  tasks_in_flight--;
+  if (waiting) {
+    if (in_event_callback)
+      post([impl = shared_from_this()] { impl->retry_deferred(); });
+    else
+      retry_deferred();
+  }
+}
+
+}  // namespace cei::opencl

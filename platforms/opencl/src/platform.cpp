@@ -1,0 +1,130 @@
+#include "impl.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+namespace cei::opencl {
+
+namespace {
+std::size_t parse_bytes(const char* s) {
+  char* end = nullptr;
+  double v = std::strtod(s, &end);
+  switch (end && *end ? *end : ' ') {
+    case 'k': case 'K': v *= 1024.0; break;
+    case 'm': case 'M': v *= 1024.0 * 1024; break;
+    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
+    default: break;
+  }
+  return static_cast<std::size_t>(v);
+}
+
+bool runnable_type(const rt::TypeOps* t) {
+  return t && t->kind != rt::TypeKind::Object && t->elem_size > 0 && t->data;
+}
+
+double seconds_since_start() {
+  static const rt::Clock::time_point start = rt::Clock::now();
+  return std::chrono::duration<double>(rt::Clock::now() - start).count();
+}
+}  // namespace
+
+Options Options::from_env() {
+  Options o;
+  if (const char* v = std::getenv("CEI_OPENCL_NAIVE")) o.naive = *v && std::string(v) != "0";
+  if (const char* v = std::getenv("CEI_OPENCL_MEM_CAP")) o.mem_cap = parse_bytes(v);
+  if (const char* v = std::getenv("CEI_OPENCL_CACHE")) o.cache_dir = v;
+  if (const char* v = std::getenv("CEI_OPENCL_BUILD_OPTIONS")) o.build_options = v;
+  return o;
+}
+
+OpenCLPlatform::OpenCLPlatform(std::string name, std::size_t device_index, Options options) {
+  auto devices = all_devices();
+  if (device_index >= devices.size())
+    throw std::runtime_error("OpenCL device " + std::to_string(device_index) + " not found (" +
+                             std::to_string(devices.size()) + " devices)");
+  impl_ = std::make_shared<Impl>(*this, std::move(name), devices[device_index], std::move(options));
+}
+
+OpenCLPlatform::~OpenCLPlatform() { shutdown(); }
+
+const std::string& OpenCLPlatform::name() const { return impl_->name; }
+const DeviceInfo& OpenCLPlatform::device() const { return impl_->device.info; }
+const Options& OpenCLPlatform::options() const { return impl_->options; }
+
+bool OpenCLPlatform::can_run(const rt::CeInfo& ce) const {
+  if (!ce.opencl || ce.is_instance) return false;
+  for (std::size_t i = 0; i < ce.nparams; ++i)
+    if (!runnable_type(ce.params[i].type)) return false;
+  if (ce.result && !runnable_type(ce.result)) return false;
+  return static_cast<bool>(impl_->programs.kernel_for(ce).kernel);
+}
+
+rt::Forecast OpenCLPlatform::forecast(const rt::Task& t) const {
+  rt::Forecast f;
+  auto& task = const_cast<rt::Task&>(t);
+  double missing = 0, input = 0;
+  for (auto& a : task.args()) {
+    if (!a.in) continue;
+    double b = static_cast<double>(a.in->bytes());
+    input += b;
+    if (!a.in->replica_on(*this)) missing += b;
+  }
+  double rate = 0, bandwidth = 4e9;
+  {
+    // Not stats(): the exposed-transfer sweep is far too slow for every forecast.
+    std::lock_guard lock(impl_->stats_mu);
+    const Stats& s = impl_->stats;
+    if (s.write_s > 0 && s.bytes_to_device > 0)
+      bandwidth = static_cast<double>(s.bytes_to_device) / s.write_s;
+    if (auto it = impl_->kernel_s_per_byte.find(t.ce().name); it != impl_->kernel_s_per_byte.end())
+      rate = it->second;
+  }
+  f.transfer_s = missing / bandwidth;
+  f.exec_s = rate > 0 ? rate * std::max(input, 1.0) : 1e-3;
+  f.time_source = rate > 0 ? rt::Source::Measured : rt::Source::Default;
+  double backlog = impl_->tasks_in_flight.load() * f.exec_s;
+  f.end_s = seconds_since_start() + backlog + f.transfer_s + f.exec_s;
+  return f;
+}
+
+void OpenCLPlatform::submit(rt::TaskPtr t) { impl_->submit(std::move(t)); }
+
+void OpenCLPlatform::shutdown() {
+  if (!impl_) return;
+  while (impl_->tasks_in_flight.load() > 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (auto& q : impl_->queues) clFinish(q.get());
+}
+
+Stats OpenCLPlatform::stats() const {
+  std::lock_guard lock(impl_->stats_mu);
+  Stats s = impl_->stats;
+  s.exposed_transfer_s = impl_->exposed_transfer_s();
+  std::lock_guard mlock(impl_->mem_mu);
+  s.resident_bytes = impl_->used;
+  return s;
+}
+
+std::vector<std::unique_ptr<OpenCLPlatform>> make_platforms(const std::string& device_match,
+                                                            const Options& options) {
+  std::vector<std::unique_ptr<OpenCLPlatform>> out;
+  std::size_t n = 0;
+  for (auto& d : all_devices()) {
+    if (!device_match.empty() && d.info.name.find(device_match) == std::string::npos) continue;
+    out.push_back(
+        std::make_unique<OpenCLPlatform>("opencl" + std::to_string(n++), d.info.index, options));
+  }
+  return out;
+}
+
+std::unique_ptr<OpenCLPlatform> make_platform(const std::string& name,
+                                              const std::string& device_match,
+                                              const Options& options) {
+  for (auto& d : all_devices())
+    if (d.info.name.find(device_match) != std::string::npos)
+      return std::make_unique<OpenCLPlatform>(name, d.info.index, options);
+  return nullptr;
+}
+
+}  // namespace cei::opencl

@@ -1,0 +1,61 @@
+#include "impl.hpp"
+
+namespace cei::opencl {
+
+DeviceReplica::DeviceReplica(std::shared_ptr<OpenCLPlatform::Impl> impl, Mem mem, Event written,
+                             const rt::TypeOps& type, std::size_t bytes,
+                             std::array<std::int64_t, 3> extents)
+    : impl_(std::move(impl)),
+      mem_(std::move(mem)),
+      written_(std::move(written)),
+      type_(type),
+      bytes_(bytes),
+      extents_(extents) {
+  std::lock_guard lock(impl_->mem_mu);
+  impl_->resident.emplace(this, OpenCLPlatform::Impl::Resident{{}, bytes_, ++impl_->tick});
+  impl_->used += bytes_;
+}
+
+DeviceReplica::~DeviceReplica() {
+  // Every command that used the buffer has completed (they pin their replicas): reuse it.
+  impl_->release_replica(this, std::move(mem_), bytes_);
+}
+
+void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> done) {
+  // Enqueued on the caller's thread (the read waits for the producing kernel's event, so a
+  // host fetch requested early overlaps later kernels), except inside an event callback.
+  // `self` keeps the buffer alive until the read completes.
+  auto self = shared_from_this();
+  auto read = [this, self, dst, done = std::move(done)]() mutable {
+    try {
+      if (type_.rank > 0 && type_.reshape) type_.reshape(dst, extents_.data(), type_.rank);
+      void* data = type_.data(dst);
+      cl_event ev = nullptr;
+      cl_event wait = written_.get();
+      check(clEnqueueReadBuffer(impl_->queue(), mem_.get(), CL_FALSE, 0, bytes_, data,
+                                wait ? 1 : 0, wait ? &wait : nullptr, &ev),
+            "clEnqueueReadBuffer");
+      Event read(ev);
+      impl_->flush_all();
+      impl_->on_complete(ev, [impl = impl_, self, read, done = std::move(done)](cl_int st) {
+        double s = event_seconds(read.get());
+        {
+          std::lock_guard lock(impl->stats_mu);
+          impl->stats.bytes_to_host += self->bytes();
+          impl->stats.reads++;
+          impl->stats.read_s += s;
+          impl->add_span(read.get(), true);
+        }
+        done(st < 0 ? std::make_exception_ptr(Error("reading a device buffer", st)) : nullptr);
+      });
+    } catch (...) {
+      done(std::current_exception());
+    }
+  };
+  if (in_event_callback)
+    impl_->post(std::move(read));
+  else
+    read();
+}
+
+}  // namespace cei::opencl

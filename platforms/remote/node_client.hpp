@@ -1,0 +1,70 @@
+// A blocking client of one worker node's REST API (docs/rest-api.yaml), used by the remote
+// platform, the tests and the benchmark. Every call throws NodeError on failure; status 0 means
+// the node did not answer (refused, reset, timed out).
+//
+//   cei::remote::NodeClient node("http://127.0.0.1:8080", "secret");
+//   node.put("a", cei::rt::type_ops<cei::Vector<float>>().name, bytes);
+//   std::string task = node.submit(request);
+//   auto st = node.status(task, /*wait_ms=*/1000);   // long poll
+#pragma once
+
+#include "protocol.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cei::remote {
+
+class NodeError : public std::runtime_error {
+ public:
+  NodeError(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  int status() const { return status_; }  // the HTTP status, 0 when the node did not answer
+  bool unreachable() const { return status_ == 0; }
+
+ private:
+  int status_;
+};
+
+struct ClientOptions {
+  std::chrono::milliseconds timeout{30000};  // per request (a long poll adds its wait)
+  bool validate_certificates = true;         // https only
+  std::string ca_file;                       // https: trust this PEM bundle besides the system's
+};
+
+struct TaskStatus {
+  std::string state;  // queued | running | done | failed
+  std::string error;
+  double exec_s = 0;
+  bool finished() const { return state == "done" || state == "failed"; }
+};
+
+class NodeClient {
+ public:
+  NodeClient(const std::string& url, std::string token, ClientOptions options = {});
+  ~NodeClient();
+  NodeClient(const NodeClient&) = delete;
+  NodeClient& operator=(const NodeClient&) = delete;
+
+  const std::string& url() const { return url_; }
+  bool health();  // false instead of throwing
+  nlohmann::json info();
+  nlohmann::json forecast(const std::string& interface_name, const std::string& ce, double input_bytes);
+  void put(const std::string& id, const std::string& type_name, std::string bytes);
+  std::string get(const std::string& id);
+  void erase(const std::string& id);
+  std::string submit(const TaskRequest& r);  // the task's id
+  TaskStatus status(const std::string& task, long wait_ms = 0);
+
+  struct Impl;
+
+ private:
+  std::string url_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cei::remote

@@ -1,0 +1,41 @@
+#include "data_store.hpp"
+
+namespace cei::worker {
+
+bool DataStore::put(const std::string& id, Value v) {
+  std::lock_guard lock(mu_);
+  auto it = values_.find(id);
+  std::size_t replaced = it == values_.end() ? 0 : it->second.bytes;
+  if (bytes_ - replaced + v.bytes > max_bytes_) return false;
+  bytes_ = bytes_ - replaced + v.bytes;
+  values_[id] = std::move(v);
+  return true;
+}
+
+std::optional<Value> DataStore::get(const std::string& id) const {
+  std::lock_guard lock(mu_);
+  auto it = values_.find(id);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool DataStore::erase(const std::string& id) {
+  std::lock_guard lock(mu_);
+  auto it = values_.find(id);
+  if (it == values_.end()) return false;
+  bytes_ -= it->second.bytes;
+  values_.erase(it);
+  return true;
+}
+
+std::size_t DataStore::bytes() const {
+  std::lock_guard lock(mu_);
+  return bytes_;
+}
+
+std::size_t DataStore::count() const {
+  std::lock_guard lock(mu_);
+  return values_.size();
+}
+
+}  // namespace cei::worker

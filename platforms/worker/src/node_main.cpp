@@ -1,0 +1,81 @@
+#include <cei/worker/node.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace cei::worker {
+namespace {
+
+std::string read_token(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read token file " + path);
+  std::stringstream s;
+  s << in.rdbuf();
+  std::string t = s.str();
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ' || t.back() == '\t')) t.pop_back();
+  if (t.empty()) throw std::runtime_error("token file " + path + " is empty");
+  return t;
+}
+
+}  // namespace
+
+int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
+              ExecutorFactory runtime_executor) {
+  NodeOptions o;
+  std::string token_file, platforms;
+  double max_body_mb = static_cast<double>(o.max_body_bytes) / (1 << 20);
+  double max_data_mb = static_cast<double>(o.max_data_bytes) / (1 << 20);
+  std::string executor = runtime_executor ? "runtime" : "direct";
+  CLI::App app{"CEI worker node: serves this application's Core Elements over REST (/v1/)"};
+  app.add_option("--host", o.host, "address to listen on")->capture_default_str();
+  app.add_option("--port", o.port, "TCP port")->capture_default_str()->check(CLI::Range(1, 65535));
+  app.add_option("--token-file", token_file, "file holding the bearer token clients must send")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app.add_option("--platforms", platforms, "platform config of this node (TOML, as CEI_PLATFORMS)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--max-body-mb", max_body_mb, "largest data upload, MiB")->capture_default_str();
+  app.add_option("--max-data-mb", max_data_mb, "all stored data, MiB")->capture_default_str();
+  app.add_option("--max-tasks", o.max_tasks, "tasks queued or running before 503")->capture_default_str();
+  app.add_option("--threads", o.threads, "direct executor threads (0: every core)")->capture_default_str();
+  app.add_option("--executor", executor, "runtime (the node's Decision Engine) or direct")
+      ->check(CLI::IsMember({"runtime", "direct"}))
+      ->capture_default_str();
+  app.add_option("--tls-cert", o.tls_cert, "PEM certificate chain: serve https")->check(CLI::ExistingFile);
+  app.add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert")->check(CLI::ExistingFile);
+  app.add_option("--tls-dh", o.tls_dh, "PEM DH parameters (optional)")->check(CLI::ExistingFile);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    o.token = read_token(token_file);
+    o.max_body_bytes = static_cast<std::size_t>(max_body_mb * (1 << 20));
+    o.max_data_bytes = static_cast<std::size_t>(max_data_mb * (1 << 20));
+    if (executor == "runtime") {
+      if (!runtime_executor) throw std::runtime_error("this node was built without the CEI runtime");
+      o.executor = runtime_executor;
+    }
+    if (!platforms.empty()) setenv("CEI_PLATFORMS", platforms.c_str(), 1);
+    // Block the signals before any thread starts so that only sigwait sees them.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    Node node(o, ces);
+    node.open();
+    std::cout << "cei worker listening on " << node.url() << " (" << ces.size() << " CEs)" << std::endl;
+    int sig = 0;
+    sigwait(&set, &sig);
+    node.close();
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "cei worker: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace cei::worker

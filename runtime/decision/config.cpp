@@ -1,0 +1,387 @@
+#include <cei/rt/decision/config.hpp>
+
+#include <toml++/toml.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+
+namespace cei::rt {
+
+ConfigError::ConfigError(std::string file, int line, std::string key, const std::string& message)
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + key + ": " + message),
+      file_(std::move(file)),
+      line_(line),
+      key_(std::move(key)) {}
+
+const char* to_string(PlatformType t) {
+  switch (t) {
+    case PlatformType::Cpu:
+      return "cpu";
+    case PlatformType::OpenCL:
+      return "opencl";
+    case PlatformType::Remote:
+      return "remote";
+  }
+  return "?";
+}
+
+PlatformConfig default_platform(std::string name, PlatformType type) {
+  PlatformConfig p;
+  p.name = std::move(name);
+  p.type = type;
+  // Rough figures for a laptop-class machine; a config with measured figures replaces them.
+  switch (type) {
+    case PlatformType::Cpu:
+      p.power = {15, 3};
+      break;
+    case PlatformType::OpenCL:
+      p.power = {40, 5};
+      break;
+    case PlatformType::Remote:
+      p.power = {1, 0.5};
+      break;  // the local radio, not the node
+  }
+  return p;
+}
+
+const PlatformConfig* Config::find(std::string_view name) const {
+  for (const auto& p : platforms)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+PlatformConfig Config::platform_or_default(std::string_view name, PlatformType type) const {
+  if (const auto* p = find(name)) return *p;
+  return default_platform(std::string(name), type);
+}
+
+static bool is_discovered_opencl_name(std::string_view name) {
+  constexpr std::string_view prefix = "opencl";
+  if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return false;
+  for (char c : name.substr(prefix.size()))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+bool Config::knows_platform(std::string_view name) const {
+  return find(name) || (all_opencl_devices && is_discovered_opencl_name(name));
+}
+
+namespace {
+
+// Reads one TOML document and reports every mistake with file, line and dotted key.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const toml::node& at, const std::string& key,
+                         const std::string& msg) const {
+    throw ConfigError(file_, static_cast<int>(at.source().begin.line), key, msg);
+  }
+
+  void only_keys(const toml::table& t, const std::string& path,
+                 std::initializer_list<std::string_view> allowed) const {
+    for (auto&& [k, v] : t) {
+      bool ok = false;
+      for (auto a : allowed) ok = ok || k.str() == a;
+      if (!ok) fail(v, join(path, k.str()), "unknown key");
+    }
+  }
+
+  const toml::table& table(const toml::node& n, const std::string& key) const {
+    if (!n.is_table()) fail(n, key, "expected a table, got " + type_name(n));
+    return *n.as_table();
+  }
+
+  double number(const toml::node& n, const std::string& key, double min) const {
+    double v = 0;
+    if (auto i = n.value_exact<std::int64_t>())
+      v = static_cast<double>(*i);
+    else if (auto f = n.value_exact<double>())
+      v = *f;
+    else
+      fail(n, key, "expected a number, got " + type_name(n));
+    if (!(v >= min)) fail(n, key, "must be >= " + format(min));
+    return v;
+  }
+
+  std::int64_t integer(const toml::node& n, const std::string& key, std::int64_t min) const {
+    auto i = n.value_exact<std::int64_t>();
+    if (!i) fail(n, key, "expected an integer, got " + type_name(n));
+    if (*i < min) fail(n, key, "must be >= " + std::to_string(min));
+    return *i;
+  }
+
+  std::string string(const toml::node& n, const std::string& key) const {
+    auto s = n.value_exact<std::string>();
+    if (!s) fail(n, key, "expected a string, got " + type_name(n));
+    return *s;
+  }
+
+  bool boolean(const toml::node& n, const std::string& key) const {
+    auto b = n.value_exact<bool>();
+    if (!b) fail(n, key, "expected a boolean, got " + type_name(n));
+    return *b;
+  }
+
+  static std::string join(const std::string& path, std::string_view key) {
+    return path.empty() ? std::string(key) : path + "." + std::string(key);
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  static std::string type_name(const toml::node& n) {
+    std::ostringstream s;
+    s << n.type();
+    return s.str();
+  }
+  static std::string format(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+  }
+  std::string file_;
+};
+
+// http(s)://host[:port][/path], host non-empty, port 1..65535.
+bool valid_url(std::string_view url) {
+  std::string_view rest;
+  if (url.starts_with("http://"))
+    rest = url.substr(7);
+  else if (url.starts_with("https://"))
+    rest = url.substr(8);
+  else
+    return false;
+  auto slash = rest.find('/');
+  std::string_view authority = rest.substr(0, slash);
+  std::string_view host = authority;
+  if (auto colon = authority.rfind(':'); colon != std::string_view::npos) {
+    host = authority.substr(0, colon);
+    std::string_view port = authority.substr(colon + 1);
+    if (port.empty() || port.size() > 5) return false;
+    long p = 0;
+    for (char c : port) {
+      if (c < '0' || c > '9') return false;
+      p = p * 10 + (c - '0');
+    }
+    if (p < 1 || p > 65535) return false;
+  }
+  if (host.empty()) return false;
+  for (char c : host)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '[' ||
+          c == ']' || c == ':'))
+      return false;
+  return true;
+}
+
+FailurePolicy failure_policy(const Reader& r, const toml::node& n, const std::string& key) {
+  std::string s = r.string(n, key);
+  if (s == "retry") return FailurePolicy::Retry;
+  if (s == "cancel_successors") return FailurePolicy::CancelSuccessors;
+  if (s == "ignore") return FailurePolicy::Ignore;
+  if (s == "fail") return FailurePolicy::Fail;
+  r.fail(n, key, "unknown failure policy '" + s + "' (retry, cancel_successors, ignore, fail)");
+}
+
+bool known_policy_name(std::string_view s) {
+  return s == "dynperf" || s == "dynen" || s == "static" || s == "budget" || s == "cheapest" ||
+         (s.starts_with("only:") && s.size() > 5);
+}
+
+PlatformConfig read_platform(const Reader& r, const std::string& name, const toml::node& node) {
+  const std::string path = "platforms." + name;
+  const auto& t = r.table(node, path);
+  r.only_keys(t, path,
+              {"type", "cores", "device", "naive", "memory_mb", "url", "token", "active_w",
+               "idle_w", "price_per_gb", "price_per_hour"});
+  const toml::node* type_node = t.get("type");
+  if (!type_node) r.fail(node, path + ".type", "missing key (cpu, opencl or remote)");
+  std::string type = r.string(*type_node, path + ".type");
+  PlatformType pt;
+  if (type == "cpu")
+    pt = PlatformType::Cpu;
+  else if (type == "opencl")
+    pt = PlatformType::OpenCL;
+  else if (type == "remote")
+    pt = PlatformType::Remote;
+  else
+    r.fail(*type_node, path + ".type",
+           "unknown platform type '" + type + "' (cpu, opencl, remote)");
+
+  PlatformConfig p = default_platform(name, pt);
+  auto type_only = [&](std::string_view key, PlatformType wanted) -> const toml::node* {
+    const toml::node* n = t.get(key);
+    if (n && pt != wanted)
+      r.fail(*n, path + "." + std::string(key),
+             std::string("only for type = \"") + to_string(wanted) + "\"");
+    return n;
+  };
+  if (auto* n = type_only("cores", PlatformType::Cpu))
+    p.cores = static_cast<int>(r.integer(*n, path + ".cores", 0));
+  if (auto* n = type_only("device", PlatformType::OpenCL))
+    p.device_match = r.string(*n, path + ".device");
+  if (auto* n = type_only("naive", PlatformType::OpenCL)) p.naive = r.boolean(*n, path + ".naive");
+  if (auto* n = type_only("memory_mb", PlatformType::OpenCL))
+    p.memory_cap_bytes = static_cast<std::size_t>(r.integer(*n, path + ".memory_mb", 1)) << 20;
+  auto* url = type_only("url", PlatformType::Remote);
+  auto* token = type_only("token", PlatformType::Remote);
+  if (pt == PlatformType::Remote) {
+    if (!url) r.fail(node, path + ".url", "missing key (a remote platform needs its node's URL)");
+    if (!token) r.fail(node, path + ".token", "missing key (a remote platform needs a token)");
+    p.url = r.string(*url, path + ".url");
+    if (!valid_url(p.url))
+      r.fail(*url, path + ".url",
+             "bad URL '" + p.url + "' (expected http(s)://host[:port][/path])");
+    p.token = r.string(*token, path + ".token");
+    if (p.token.empty()) r.fail(*token, path + ".token", "must not be empty");
+  }
+  if (auto* n = t.get("active_w")) {
+    p.power.active_w = r.number(*n, path + ".active_w", 0);
+    p.power_configured = true;
+  }
+  if (auto* n = t.get("idle_w")) {
+    p.power.idle_w = r.number(*n, path + ".idle_w", 0);
+    p.power_configured = true;
+  }
+  if (auto* n = t.get("price_per_gb")) p.prices.per_gb = r.number(*n, path + ".price_per_gb", 0);
+  if (auto* n = t.get("price_per_hour"))
+    p.prices.per_hour = r.number(*n, path + ".price_per_hour", 0);
+  return p;
+}
+
+void read_policy(const Reader& r, const toml::node& node, Config& cfg) {
+  const auto& t = r.table(node, "policy");
+  r.only_keys(t, "policy", {"name", "dynen_j_per_s", "budget", "slack_s", "static"});
+  if (auto* n = t.get("name")) {
+    cfg.policy.name = r.string(*n, "policy.name");
+    if (!known_policy_name(cfg.policy.name))
+      r.fail(*n, "policy.name",
+             "unknown policy '" + cfg.policy.name +
+                 "' (dynperf, dynen, static, only:<platform>, budget, cheapest)");
+    if (cfg.policy.name.starts_with("only:") && !cfg.knows_platform(cfg.policy.name.substr(5)))
+      r.fail(*n, "policy.name", "unknown platform '" + cfg.policy.name.substr(5) + "'");
+  }
+  if (auto* n = t.get("dynen_j_per_s"))
+    cfg.policy.j_per_s = r.number(*n, "policy.dynen_j_per_s", 0);
+  if (auto* n = t.get("budget")) cfg.policy.budget = r.number(*n, "policy.budget", 0);
+  if (auto* n = t.get("slack_s")) cfg.policy.slack_s = r.number(*n, "policy.slack_s", 0);
+  if (auto* n = t.get("static")) {
+    const auto& map = r.table(*n, "policy.static");
+    for (auto&& [ce, target] : map) {
+      std::string key = "policy.static." + std::string(ce.str());
+      std::string platform = r.string(target, key);
+      if (!cfg.knows_platform(platform)) r.fail(target, key, "unknown platform '" + platform + "'");
+      cfg.policy.static_map[std::string(ce.str())] = platform;
+    }
+  }
+}
+
+}  // namespace
+
+Config parse_config(std::string_view toml_text, const std::string& file_name) {
+  Reader r(file_name);
+  toml::table doc;
+  try {
+    doc = toml::parse(toml_text, file_name);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(file_name, static_cast<int>(e.source().begin.line), "(syntax)",
+                      std::string(e.description()));
+  }
+  r.only_keys(doc, "", {"platforms", "policy", "failure", "profile"});
+  Config cfg;
+  cfg.source = file_name;
+  // Platforms first: the policy's static map and only:<p> name them.
+  if (auto* n = doc.get("platforms")) {
+    for (auto&& [name, node] : r.table(*n, "platforms"))
+      cfg.platforms.push_back(read_platform(r, std::string(name.str()), node));
+  } else {
+    cfg.platforms.push_back(default_platform("cpu", PlatformType::Cpu));
+    cfg.all_opencl_devices = true;
+  }
+  if (auto* n = doc.get("policy")) read_policy(r, *n, cfg);
+  if (auto* n = doc.get("failure")) {
+    const auto& t = r.table(*n, "failure");
+    r.only_keys(t, "failure", {"policy", "retries", "timeout_ms"});
+    if (auto* p = t.get("policy")) cfg.failure.policy = failure_policy(r, *p, "failure.policy");
+    if (auto* p = t.get("retries"))
+      cfg.failure.retries = static_cast<int>(r.integer(*p, "failure.retries", 0));
+    if (auto* p = t.get("timeout_ms"))
+      cfg.failure.timeout_ms = r.integer(*p, "failure.timeout_ms", 0);
+  }
+  if (auto* n = doc.get("profile")) {
+    const auto& t = r.table(*n, "profile");
+    r.only_keys(t, "profile", {"path", "explore_runs", "default_exec_s"});
+    if (auto* p = t.get("path")) cfg.profile.path = r.string(*p, "profile.path");
+    if (auto* p = t.get("explore_runs"))
+      cfg.profile.explore_runs = static_cast<int>(r.integer(*p, "profile.explore_runs", 0));
+    if (auto* p = t.get("default_exec_s"))
+      cfg.profile.default_exec_s = r.number(*p, "profile.default_exec_s", 0);
+  }
+  return cfg;
+}
+
+Config load_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path, 0, "(file)", "cannot open the platform config");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), path);
+}
+
+Config default_config() {
+  return parse_config("", "<embedded>");
+}
+
+namespace {
+
+double env_number(const char* var, const char* text) {
+  char* end = nullptr;
+  double v = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(v >= 0))
+    throw ConfigError(var, 0, var, std::string("expected a number >= 0, got '") + text + "'");
+  return v;
+}
+
+}  // namespace
+
+void apply_env_overrides(Config& cfg) {
+  if (const char* p = std::getenv("CEI_POLICY"); p && *p) {
+    if (!known_policy_name(p))
+      throw ConfigError("CEI_POLICY", 0, "CEI_POLICY",
+                        std::string("unknown policy '") + p +
+                            "' (dynperf, dynen, static, only:<platform>, budget, cheapest)");
+    std::string name = p;
+    if (name.starts_with("only:") && !cfg.knows_platform(name.substr(5)))
+      throw ConfigError("CEI_POLICY", 0, "CEI_POLICY",
+                        "unknown platform '" + name.substr(5) + "' in " + cfg.source);
+    cfg.policy.name = name;
+  }
+  if (const char* p = std::getenv("CEI_DYNEN_J_PER_S"); p && *p)
+    cfg.policy.j_per_s = env_number("CEI_DYNEN_J_PER_S", p);
+  if (const char* p = std::getenv("CEI_CPU_CORES"); p && *p) {
+    double cores = env_number("CEI_CPU_CORES", p);
+    if (cores != static_cast<int>(cores))
+      throw ConfigError("CEI_CPU_CORES", 0, "CEI_CPU_CORES",
+                        std::string("expected an integer, got '") + p + "'");
+    for (auto& pl : cfg.platforms)
+      if (pl.type == PlatformType::Cpu) pl.cores = static_cast<int>(cores);
+  }
+  if (const char* p = std::getenv("CEI_PROFILE"); p && *p) cfg.profile.path = p;
+}
+
+Config config_from_env() {
+  const char* file = std::getenv("CEI_PLATFORMS");
+  Config cfg = (file && *file) ? load_config(file) : default_config();
+  apply_env_overrides(cfg);
+  return cfg;
+}
+
+const Config& launch_config() {
+  static const Config cfg = config_from_env();  // a throw leaves it unset: the next call retries
+  return cfg;
+}
+
+}  // namespace cei::rt

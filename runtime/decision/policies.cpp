@@ -1,0 +1,124 @@
+#include <cei/rt/decision/policies.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+namespace cei::rt {
+
+namespace {
+
+// Candidates are promised feasible; a platform that says otherwise still loses to any other.
+bool usable(const Candidate& c) {
+  return c.forecast.feasible;
+}
+
+// The best candidate under `better` (a strict order on forecasts), skipping unusable ones when a
+// usable one exists. Ties keep the earlier index.
+template <typename Better>
+std::size_t best_by(std::span<const Candidate> cs, Better better) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < cs.size(); ++i) {
+    if (usable(cs[i]) != usable(cs[best])) {
+      if (usable(cs[i])) best = i;
+      continue;
+    }
+    if (better(cs[i].forecast, cs[best].forecast)) best = i;
+  }
+  return best;
+}
+
+bool earlier(const Forecast& a, const Forecast& b) {
+  return a.end_s < b.end_s;
+}
+
+// Relative equality for sums of products of forecasts (rounding makes exact ties inexact).
+bool nearly_equal(double a, double b) {
+  return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+std::size_t index_of(std::span<const Candidate> cs, const std::string& platform) {
+  for (std::size_t i = 0; i < cs.size(); ++i)
+    if (usable(cs[i]) && cs[i].platform->name() == platform) return i;
+  return cs.size();
+}
+
+}  // namespace
+
+std::size_t DynPerf::choose(const CeInfo&, std::span<const Candidate> cs) {
+  return best_by(cs, earlier);
+}
+
+std::size_t DynEn::choose(const CeInfo&, std::span<const Candidate> cs) {
+  const double rate = rate_;
+  return best_by(cs, [rate](const Forecast& a, const Forecast& b) {
+    const double sa = a.energy_j + rate * a.end_s, sb = b.energy_j + rate * b.end_s;
+    if (!nearly_equal(sa, sb)) return sa < sb;
+    if (a.energy_j != b.energy_j) return a.energy_j < b.energy_j;
+    return a.end_s < b.end_s;
+  });
+}
+
+std::size_t StaticMap::choose(const CeInfo& ce, std::span<const Candidate> cs) {
+  auto it = map_.find(std::string(ce.interface_name ? ce.interface_name : "") + "." + ce.name);
+  if (it == map_.end()) it = map_.find(ce.name);
+  if (it != map_.end())
+    if (std::size_t i = index_of(cs, it->second); i < cs.size()) return i;
+  return best_by(cs, earlier);
+}
+
+std::size_t OnlyPlatform::choose(const CeInfo&, std::span<const Candidate> cs) {
+  if (std::size_t i = index_of(cs, platform_); i < cs.size()) return i;
+  return best_by(cs, earlier);
+}
+
+std::size_t Budget::choose(const CeInfo&, std::span<const Candidate> cs) {
+  const double max_cost = max_cost_;
+  return best_by(cs, [max_cost](const Forecast& a, const Forecast& b) {
+    const bool ina = a.cost <= max_cost, inb = b.cost <= max_cost;
+    if (ina != inb) return ina;
+    if (ina) return a.end_s < b.end_s || (a.end_s == b.end_s && a.cost < b.cost);
+    return a.cost < b.cost || (a.cost == b.cost && a.end_s < b.end_s);
+  });
+}
+
+std::size_t Cheapest::choose(const CeInfo&, std::span<const Candidate> cs) {
+  const double first_end = cs[best_by(cs, earlier)].forecast.end_s;
+  const double deadline = first_end + slack_s_;
+  return best_by(cs, [deadline](const Forecast& a, const Forecast& b) {
+    const bool ina = a.end_s <= deadline, inb = b.end_s <= deadline;
+    if (ina != inb) return ina;
+    return a.cost < b.cost || (a.cost == b.cost && a.end_s < b.end_s);
+  });
+}
+
+std::size_t Exploring::choose(const CeInfo& ce, std::span<const Candidate> cs) {
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    if (!usable(cs[i]) || cs[i].forecast.time_source != Source::Default) continue;
+    const int version = std::string_view(cs[i].platform->kind()) == "opencl" ? -1 : 0;
+    if (profiles_.claim_exploration(ce, version, cs[i].platform->name())) return i;
+  }
+  return inner_->choose(ce, cs);
+}
+
+std::unique_ptr<Policy> make_policy(const Config& cfg, ProfileStore* profiles) {
+  const std::string& n = cfg.policy.name;
+  if (n == "static") return std::make_unique<StaticMap>(cfg.policy.static_map);
+  if (n.starts_with("only:") && n.size() > 5) return std::make_unique<OnlyPlatform>(n.substr(5));
+  std::unique_ptr<Policy> p;
+  if (n == "dynperf")
+    p = std::make_unique<DynPerf>();
+  else if (n == "dynen")
+    p = std::make_unique<DynEn>(cfg.policy.j_per_s);
+  else if (n == "budget")
+    p = std::make_unique<Budget>(cfg.policy.budget);
+  else if (n == "cheapest")
+    p = std::make_unique<Cheapest>(cfg.policy.slack_s);
+  else
+    throw ConfigError(cfg.source, 0, "policy.name", "unknown policy '" + n + "'");
+  if (profiles && cfg.profile.explore_runs > 0)
+    p = std::make_unique<Exploring>(std::move(p), *profiles);
+  return p;
+}
+
+}  // namespace cei::rt

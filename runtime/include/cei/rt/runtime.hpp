@@ -1,0 +1,76 @@
+// The process-wide runtime: its platforms, its Decision Engine policy and profiles, and the hooks
+// through which other parts plug in. It starts on first use (the first task) and drains at exit.
+//
+// Platforms and policies are plugged in by static registration in code linked into the program
+// (platforms/opencl, platforms/remote, runtime/decision), so the runtime needs no knowledge of them:
+//
+//   static const bool reg = cei::rt::register_platform_factory("opencl", [](cei::rt::Runtime& rt) {
+//     for (auto& dev : find_devices()) rt.add_platform(std::make_unique<OpenCLPlatform>(dev));
+//   });
+//   static const bool pol = cei::rt::register_policy_factory([](cei::rt::Runtime& rt) {
+//     return make_policy_from_env(rt);     // CEI_POLICY=dynperf|dynen|static|only:<p>
+//   });
+//
+// At start the runtime calls every platform factory (the CPU platform's first, then by name), then
+// the policy factory (if none is registered, or it returns null, tasks go to the first platform
+// that can run them), and finally sets cei::wait_on / cei::barrier's hooks.
+#pragma once
+
+#include <cei/rt/observer.hpp>
+#include <cei/rt/platform.hpp>
+#include <cei/rt/policy.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+
+namespace cei::rt {
+
+class Runtime;
+
+using PlatformFactory = std::function<void(Runtime&)>;
+using PolicyFactory = std::function<std::unique_ptr<Policy>(Runtime&)>;
+
+// Called once when the runtime starts; returns true so it can initialise a static.
+bool register_platform_factory(const char* name, PlatformFactory f);
+bool register_policy_factory(PolicyFactory f);
+
+// Platforms report to the observers of observer.hpp through these (submission and finish are
+// reported by the runtime itself). `observing()` is a cheap check to skip building events.
+bool observing() noexcept;
+// lane: the worker thread or device queue within the platform.
+void observe_task_started(Task& t, const Platform& p, int lane);
+void observe_transfer(const TransferEvent& e);
+
+class Runtime {
+ public:
+  // The runtime, started on the first call.
+  static Runtime& instance();
+  // The runtime if it has started, else null (host syncs before any task cost nothing).
+  static Runtime* if_started() noexcept;
+
+  void add_platform(std::unique_ptr<Platform> p);
+  std::span<Platform* const> platforms() const;
+  Platform* find_platform(std::string_view name) const;
+
+  void set_policy(std::unique_ptr<Policy> p);
+  Policy* policy() const;
+  void set_profiles(std::unique_ptr<Profiles> p);
+  Profiles* profiles() const;  // null until someone sets them
+
+  // Seconds since the runtime started (the time base of forecasts).
+  double now_s() const;
+  std::size_t tasks_in_flight() const;
+  // Waits for every task submitted so far (no host copies); called at exit.
+  void drain();
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  Runtime();
+  Impl* impl_;
+};
+
+}  // namespace cei::rt

@@ -1,0 +1,54 @@
+// Progress of a long run: tasks done / submitted, in total and per platform. On a terminal one
+// line rewritten in place; otherwise a line at most every `interval` (logs stay readable).
+//
+//   cei: 37/120 tasks  cpu 20/64  opencl0 17/56
+//
+//   cei::rt::add_observer(std::make_shared<cei::rt::trace::Progress>(stderr));
+#pragma once
+
+#include <cei/rt/observer.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace cei::rt::trace {
+
+class Progress : public Observer {
+ public:
+  // `terminal`: rewrite one line with '\r'; the default asks isatty(out).
+  explicit Progress(std::FILE* out);
+  Progress(std::FILE* out, bool terminal, std::chrono::milliseconds interval);
+
+  std::string line() const;
+
+  void task_submitted(const Task& t, std::span<const Dependency> deps,
+                      std::span<const Candidate> candidates, std::size_t chosen,
+                      const char* policy) override;
+  void task_started(const Task& t, const Platform& p, int lane) override;
+  void task_finished(const Task& t, const Platform& p, int lane, bool failed) override;
+  void transfer(const TransferEvent&) override {}
+  void run_finished() override;
+
+ private:
+  struct Counts {
+    std::size_t done = 0, submitted = 0;
+  };
+  std::string line_locked() const;
+  void maybe_print_locked(bool force);
+
+  std::FILE* out_;
+  bool terminal_;
+  std::chrono::milliseconds interval_;
+  mutable std::mutex mutex_;
+  std::map<std::string, Counts> per_platform_;
+  std::unordered_map<std::uint64_t, std::string> placed_;  // unfinished task -> platform
+  Counts total_;
+  Clock::time_point last_print_{};
+  bool printed_ = false;
+};
+
+}  // namespace cei::rt::trace

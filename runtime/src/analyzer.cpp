@@ -1,0 +1,195 @@
+#include "analyzer.hpp"
+
+#include "host_wait.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+
+namespace cei::rt {
+
+namespace {
+// In-place readers finishing: rare (once per host value read by tasks), so one global pair.
+std::mutex alias_mu;
+std::condition_variable alias_cv;
+
+constexpr std::uint64_t kUnnamedBase = std::uint64_t{1} << 48;
+std::atomic<std::uint64_t> unnamed_ids{kUnnamedBase};
+}  // namespace
+
+void notify_host_alias_released() {
+  std::lock_guard g(alias_mu);
+  alias_cv.notify_all();
+}
+
+std::uint64_t fresh_datum_id() { return unnamed_ids.fetch_add(1, std::memory_order_relaxed); }
+
+Analyzer::Datum& Analyzer::datum(void* address, const void* root, const TypeOps& type) {
+  auto [it, added] = by_address_.try_emplace(address);
+  Datum& d = it->second;
+  if (added) {
+    d.id = next_id_++;
+    d.address = address;
+    d.root = root;
+    d.type = &type;
+    if (root != address) by_root_[root].push_back(address);
+  }
+  return d;
+}
+
+VersionPtr Analyzer::read_version(Datum& d) {
+  if (d.latest) return d.latest;
+  if (auto alias = d.host_alias.lock()) return alias;
+  VersionPtr alias =
+      VersionImpl::ready(*d.type, d.id, 0, d.address, VersionImpl::Storage::HostAlias);
+  d.host_alias = alias;
+  return alias;
+}
+
+Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n) {
+  auto& args = t.args();
+  std::lock_guard g(mu_);
+  // Reads first, then writes: f(inout x, in x) reads x's value from before the call, never its
+  // own output.
+  for (std::size_t i = 0; i < n; ++i) {
+    const detail::ArgSpec& s = specs[i];
+    TaskArg a{s.dir, s.type, nullptr, nullptr};
+    switch (s.kind) {
+      case detail::ArgKind::Tracked:
+        if (s.dir != Dir::Out) a.in = read_version(datum(s.address, s.root, *s.type));
+        break;
+      case detail::ArgKind::Captured:
+        // The runtime owns the object now; an output to a temporary is produced and dropped.
+        if (s.dir != Dir::Out)
+          a.in = VersionImpl::ready(*s.type, fresh_datum_id(), 0, s.address,
+                                    VersionImpl::Storage::Owned);
+        else
+          s.type->destroy(s.address);
+        break;
+      case detail::ArgKind::Pending: {
+        auto* v = impl(s.version);
+        a.in = v->shared_from_this();
+        v->handle_release();  // the reference travelled with the spec
+        break;
+      }
+    }
+    args.push_back(std::move(a));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const detail::ArgSpec& s = specs[i];
+    if (s.dir == Dir::In) continue;
+    if (s.kind == detail::ArgKind::Tracked) {
+      Datum& d = datum(s.address, s.root, *s.type);
+      auto out = VersionImpl::pending(*s.type, d.id, d.next_number++);
+      out->producer = t.id();
+      d.latest = args[i].out = std::move(out);
+    } else {
+      args[i].out = VersionImpl::pending(*s.type, fresh_datum_id(), 1);
+    }
+  }
+  const CeInfo& ce = t.ce();
+  if (!ce.result) return nullptr;
+  auto result = VersionImpl::pending(*ce.result, fresh_datum_id(), 1);
+  result->producer = t.id();
+  args.push_back(TaskArg{Dir::Out, ce.result, nullptr, result});
+  return result->to_handle();
+}
+
+void Analyzer::assign(const TypeOps& type, void* target, const void* root, Version* v) {
+  auto* vi = impl(v);
+  {
+    std::lock_guard g(mu_);
+    Datum& d = datum(target, root, type);
+    d.latest = vi->shared_from_this();
+    d.next_number++;
+  }
+  vi->handle_release();
+}
+
+std::vector<void*> Analyzer::data_under(const void* root) {
+  std::vector<void*> found;
+  if (auto it = by_address_.find(root); it != by_address_.end()) found.push_back(it->second.address);
+  if (auto it = by_root_.find(root); it != by_root_.end())
+    found.insert(found.end(), it->second.begin(), it->second.end());
+  return found;
+}
+
+void Analyzer::wait_in_place_readers(Datum& d) {
+  if (d.host_alias.expired()) return;
+  std::unique_lock g(alias_mu);
+  alias_cv.wait(g, [&] { return d.host_alias.expired(); });
+}
+
+std::exception_ptr Analyzer::update_host(Datum& d) {
+  if (!d.latest) return nullptr;
+  VersionPtr v = std::move(d.latest);
+  void* value = nullptr;
+  try {
+    value = wait_host(*v);
+  } catch (...) {
+    return std::current_exception();  // a failed version is reported once, then forgotten
+  }
+  wait_in_place_readers(d);  // they read the old host value
+  if (v.use_count() == 1 && !impl(v.get())->aliases_host())
+    d.type->move(d.address, value);
+  else
+    d.type->copy(d.address, value);
+  return nullptr;
+}
+
+void Analyzer::erase(void* address) {
+  auto it = by_address_.find(address);
+  if (it == by_address_.end()) return;
+  const void* root = it->second.root;
+  by_address_.erase(it);
+  if (root == address) return;
+  auto r = by_root_.find(root);
+  if (r == by_root_.end()) return;
+  std::erase(r->second, address);
+  if (r->second.empty()) by_root_.erase(r);
+}
+
+void Analyzer::sync(const void* root, bool write) {
+  std::exception_ptr first;
+  std::lock_guard g(mu_);
+  for (void* address : data_under(root)) {
+    Datum& d = by_address_.at(address);
+    auto e = update_host(d);
+    if (!first) first = e;
+    if (write) {
+      wait_in_place_readers(d);
+      erase(address);
+    }
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+void Analyzer::forget(const void* root) {
+  std::lock_guard g(mu_);
+  for (void* address : data_under(root)) {
+    Datum& d = by_address_.at(address);
+    d.latest.reset();
+    wait_in_place_readers(d);
+    erase(address);
+  }
+}
+
+void Analyzer::sync_all() {
+  std::exception_ptr first;
+  std::lock_guard g(mu_);
+  for (auto& [address, d] : by_address_) {
+    auto e = update_host(d);
+    if (!first) first = e;
+    wait_in_place_readers(d);
+  }
+  by_address_.clear();
+  by_root_.clear();
+  if (first) std::rethrow_exception(first);
+}
+
+std::size_t Analyzer::data_count() {
+  std::lock_guard g(mu_);
+  return by_address_.size();
+}
+
+}  // namespace cei::rt

@@ -1,0 +1,64 @@
+// The Analyzer: gives every datum (a host object, keyed by address) an id and every write a new
+// version. A task's inputs are the data's latest versions (read-after-write is the only
+// dependency); its outputs are fresh versions with their own storage (renaming removes
+// write-after-read and write-after-write). The host object itself is read in place while it
+// holds the latest value, and is brought up to date only when the program syncs.
+#pragma once
+
+#include "task_impl.hpp"
+#include "version_impl.hpp"
+
+#include <cei/rt/api.hpp>
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace cei::rt {
+
+class Analyzer {
+ public:
+  // Fills t's arguments (and the result's, for non-void CEs); returns the result's handle.
+  Version* build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n);
+  void assign(const TypeOps& type, void* target, const void* root, Version* v);
+  // Brings host copies under root up to date; `write` also forgets them. Throws the first
+  // failure among them (after handling all).
+  void sync(const void* root, bool write);
+  // The variable dies: waits for in-place readers and forgets its data.
+  void forget(const void* root);
+  // After a drain: brings every host copy up to date and forgets all data.
+  void sync_all();
+  std::size_t data_count();
+
+ private:
+  struct Datum {
+    std::uint64_t id;
+    void* address;
+    const void* root;
+    const TypeOps* type;
+    VersionPtr latest;  // null: the host object holds the latest value
+    std::weak_ptr<Version> host_alias;  // tasks reading the host object in place
+    std::uint32_t next_number = 1;
+  };
+
+  Datum& datum(void* address, const void* root, const TypeOps& type);
+  VersionPtr read_version(Datum& d);
+  std::vector<void*> data_under(const void* root);
+  // Copies the latest value to the host object; returns its failure instead of throwing.
+  std::exception_ptr update_host(Datum& d);
+  void wait_in_place_readers(Datum& d);
+  void erase(void* address);
+
+  std::mutex mu_;
+  std::uint64_t next_id_ = 1;
+  std::unordered_map<const void*, Datum> by_address_;
+  std::unordered_map<const void*, std::vector<void*>> by_root_;  // only where root != address
+};
+
+// Datum ids for values no variable holds yet (results, captured temporaries).
+std::uint64_t fresh_datum_id();
+
+}  // namespace cei::rt

@@ -1,0 +1,294 @@
+#include "first_feasible.hpp"
+#include "host_wait.hpp"
+#include "runtime_core.hpp"
+
+#include <cei/rt/api.hpp>
+#include <cei/rt/runtime.hpp>
+#include <cei/rt/trace/observers.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace cei::rt {
+
+struct Runtime::Impl : RuntimeCore {};
+
+namespace {
+
+struct Factories {
+  std::mutex mu;
+  std::map<std::string, PlatformFactory> platforms;
+  PolicyFactory policy;
+};
+Factories& factories() {
+  static auto* f = new Factories;  // never destroyed: registrations run during static init
+  return *f;
+}
+
+std::atomic<Runtime*> started{nullptr};
+
+// The observers (observer.hpp) as they were when the runtime started: read for every event,
+// so one immutable snapshot and a flag instead of a shared list.
+std::shared_ptr<const ObserverList> observer_snapshot;
+std::atomic<bool> any_observer{false};
+
+template <typename F>
+void for_observers(F&& f) {
+  if (!any_observer.load(std::memory_order_acquire)) return;
+  for (auto& o : *observer_snapshot) f(*o);
+}
+
+std::string version_name(const Version& v) {
+  return "d" + std::to_string(v.datum_id()) + "v" + std::to_string(v.number());
+}
+
+std::size_t env_size(const char* name, std::size_t fallback) {
+  const char* s = std::getenv(name);
+  if (!s || !*s) return fallback;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(s, &end, 10);
+  return (end && *end == '\0' && v > 0) ? static_cast<std::size_t>(v) : fallback;
+}
+
+void drain_at_exit() {
+  if (Runtime* rt = started.load()) {
+    rt->drain();
+    rt->impl().shutdown();
+    for_observers([](Observer& o) { o.run_finished(); });
+  }
+}
+
+}  // namespace
+
+bool register_platform_factory(const char* name, PlatformFactory f) {
+  auto& fs = factories();
+  std::lock_guard g(fs.mu);
+  fs.platforms[name] = std::move(f);
+  return true;
+}
+
+bool observing() noexcept { return any_observer.load(std::memory_order_acquire); }
+
+void observe_task_started(Task& t, const Platform& p, int lane) {
+  impl(&t)->lane = lane;
+  for_observers([&](Observer& o) { o.task_started(t, p, lane); });
+}
+
+void observe_transfer(const TransferEvent& e) {
+  for_observers([&](Observer& o) { o.transfer(e); });
+}
+
+bool register_policy_factory(PolicyFactory f) {
+  auto& fs = factories();
+  std::lock_guard g(fs.mu);
+  fs.policy = std::move(f);
+  return true;
+}
+
+// ---- RuntimeCore ----
+
+RuntimeCore::RuntimeCore()
+    : start(Clock::now()), max_in_flight_(env_size("CEI_MAX_IN_FLIGHT", std::size_t{1} << 16)) {}
+
+Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n) {
+  if (in_flight.load(std::memory_order_relaxed) >= max_in_flight_)
+    wait_in_flight(max_in_flight_ / 2);
+  auto t = std::make_shared<TaskImpl>(*this, next_task_.fetch_add(1, std::memory_order_relaxed),
+                                      ce, n + (ce.result ? 1 : 0));
+  Version* result = analyzer_.build_args(*t, args, n);
+  t->self = t;
+  in_flight.fetch_add(1, std::memory_order_relaxed);
+  dispatch(*t);
+  return result;
+}
+
+void RuntimeCore::dispatch(TaskImpl& t) {
+  const CeInfo& ce = t.ce();
+  Platform* chosen = nullptr;
+  std::size_t able = 0;
+  for (Platform* p : platforms)
+    if (p->can_run(ce) && able++ == 0) chosen = p;
+  const bool observed = observing();
+  if (able > 1 || (able == 1 && observed)) {  // only a choice (or an observer) needs forecasts
+    thread_local std::vector<Candidate> candidates;
+    candidates.clear();
+    for (Platform* p : platforms) {
+      if (!p->can_run(ce)) continue;
+      Forecast f = p->forecast(t);
+      if (f.feasible) candidates.push_back({p, f});
+    }
+    std::size_t pick = candidates.size() > 1 ? policy->choose(ce, candidates) : 0;
+    chosen = candidates.empty() ? nullptr : candidates[pick].platform;
+    if (chosen && observed) observe_submitted(t, candidates, pick);
+  }
+  if (!chosen) {
+    std::string msg = std::string("no platform can run CE ") + ce.interface_name + "::" + ce.name;
+    t.finish(std::make_exception_ptr(std::runtime_error(msg)));
+    return;
+  }
+  t.platform = chosen;
+  chosen->submit(t.self);
+}
+
+void RuntimeCore::observe_submitted(TaskImpl& t, std::span<const Candidate> candidates,
+                                    std::size_t chosen) {
+  std::vector<Dependency> deps;
+  for (auto& a : t.args())
+    if (a.in)
+      if (auto producer = static_cast<VersionImpl&>(*a.in).producer)
+        deps.push_back({producer, version_name(*a.in)});
+  for_observers(
+      [&](Observer& o) { o.task_submitted(t, deps, candidates, chosen, policy->name()); });
+}
+
+void RuntimeCore::observe(TaskImpl& t, bool failed) {
+  if (profiles && !failed && t.platform) {
+    double in_bytes = 0;
+    for (auto& a : t.args())
+      if (a.in) in_bytes += static_cast<double>(a.in->bytes());
+    auto& tm = t.timing();
+    profiles->record(t.ce(), tm.version_index, t.platform->name(), in_bytes,
+                     std::chrono::duration<double>(tm.end - tm.start).count());
+  }
+  if (t.platform)
+    for_observers([&](Observer& o) { o.task_finished(t, *t.platform, t.lane, failed); });
+}
+
+void RuntimeCore::task_done() noexcept {
+  std::size_t left = in_flight.fetch_sub(1) - 1;
+  // Wake waiters only at the two levels they wait for, not on every task.
+  if ((left == 0 || left == max_in_flight_ / 2) && flight_waiters_.load() > 0) {
+    std::lock_guard g(flight_mu_);
+    flight_cv_.notify_all();
+  }
+}
+
+void RuntimeCore::wait_in_flight(std::size_t target) {
+  flight_waiters_.fetch_add(1);
+  {
+    std::unique_lock g(flight_mu_);
+    flight_cv_.wait(g, [&] { return in_flight.load() <= target; });
+  }
+  flight_waiters_.fetch_sub(1);
+}
+
+void RuntimeCore::barrier() {
+  wait_in_flight(0);
+  analyzer_.sync_all();
+}
+
+void RuntimeCore::shutdown() {
+  if (stopped_) return;
+  stopped_ = true;
+  for (Platform* p : platforms) p->shutdown();
+}
+
+// ---- Runtime ----
+
+Runtime::Runtime() : impl_(new Impl) {}
+
+Runtime& Runtime::instance() {
+  // Never destroyed: tasks may still be finishing while static destructors run; the platforms
+  // are drained and stopped by an atexit handler instead.
+  static Runtime* rt = [] {
+    auto* r = new Runtime;
+    std::map<std::string, PlatformFactory> platform_factories;
+    PolicyFactory policy_factory;
+    {
+      auto& fs = factories();
+      std::lock_guard g(fs.mu);
+      platform_factories = fs.platforms;
+      policy_factory = fs.policy;
+    }
+    if (auto cpu = platform_factories.find("cpu"); cpu != platform_factories.end()) {
+      cpu->second(*r);
+      platform_factories.erase(cpu);
+    }
+    for (auto& [name, make] : platform_factories) make(*r);
+    if (policy_factory) r->impl_->policy = policy_factory(*r);
+    if (!r->impl_->policy) r->impl_->policy = std::make_unique<FirstFeasible>();
+    install_observers_from_env();
+    observer_snapshot = observers();
+    any_observer.store(!observer_snapshot->empty(), std::memory_order_release);
+    cei::detail::wait_hook = [](const void* address) { detail::sync(address, true); };
+    cei::detail::barrier_hook = [] { Runtime::instance().impl().barrier(); };
+    std::atexit(drain_at_exit);
+    started.store(r);
+    return r;
+  }();
+  return *rt;
+}
+
+Runtime* Runtime::if_started() noexcept { return started.load(std::memory_order_acquire); }
+
+void Runtime::add_platform(std::unique_ptr<Platform> p) {
+  impl_->platforms.push_back(p.get());
+  impl_->owned.push_back(std::move(p));
+}
+
+std::span<Platform* const> Runtime::platforms() const { return impl_->platforms; }
+
+Platform* Runtime::find_platform(std::string_view name) const {
+  for (Platform* p : impl_->platforms)
+    if (p->name() == name) return p;
+  return nullptr;
+}
+
+void Runtime::set_policy(std::unique_ptr<Policy> p) {
+  impl_->policy = p ? std::move(p) : std::make_unique<FirstFeasible>();
+}
+Policy* Runtime::policy() const { return impl_->policy.get(); }
+void Runtime::set_profiles(std::unique_ptr<Profiles> p) { impl_->profiles = std::move(p); }
+Profiles* Runtime::profiles() const { return impl_->profiles.get(); }
+
+double Runtime::now_s() const {
+  return std::chrono::duration<double>(Clock::now() - impl_->start).count();
+}
+
+std::size_t Runtime::tasks_in_flight() const { return impl_->in_flight.load(); }
+
+void Runtime::drain() { impl_->wait_in_flight(0); }
+
+// ---- api.hpp ----
+
+namespace detail {
+
+void retain(Version* v) noexcept { impl(v)->handle_retain(); }
+void release(Version* v) noexcept { impl(v)->handle_release(); }
+
+Version* submit(const CeInfo& ce, ArgSpec* args, std::size_t n) {
+  return Runtime::instance().impl().submit(ce, args, n);
+}
+
+void assign(const TypeOps& type, void* target, const void* root, Version* v) {
+  Runtime::instance().impl().analyzer().assign(type, target, root, v);
+}
+
+void get(Version* v, void* dst) {
+  void* value = wait_host(*v);
+  if (!dst) return;
+  auto* vi = impl(v);
+  if (vi->only_one_handle() && !vi->aliases_host())
+    v->type().move(dst, value);
+  else
+    v->type().copy(dst, value);
+}
+
+void sync(const void* root, bool write) {
+  if (Runtime* rt = Runtime::if_started()) rt->impl().analyzer().sync(root, write);
+}
+
+void scope_enter(const void* root) noexcept {
+  // A new variable at an address that an earlier one used: its data are not this one's.
+  if (Runtime* rt = Runtime::if_started()) rt->impl().analyzer().forget(root);
+}
+
+void scope_exit(const void* root) noexcept {
+  if (Runtime* rt = Runtime::if_started()) rt->impl().analyzer().forget(root);
+}
+
+}  // namespace detail
+}  // namespace cei::rt

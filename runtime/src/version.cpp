@@ -1,0 +1,160 @@
+#include "version_impl.hpp"
+
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+namespace cei::rt {
+
+std::shared_ptr<VersionImpl> VersionImpl::pending(const TypeOps& t, std::uint64_t datum,
+                                                  std::uint32_t number) {
+  return std::make_shared<VersionImpl>(t, datum, number);
+}
+
+std::shared_ptr<VersionImpl> VersionImpl::ready(const TypeOps& t, std::uint64_t datum,
+                                                std::uint32_t number, void* storage, Storage s) {
+  auto v = std::make_shared<VersionImpl>(t, datum, number);
+  v->storage_ = s;
+  v->host_.store(storage, std::memory_order_relaxed);
+  v->state_.store(State::Ready, std::memory_order_release);
+  return v;
+}
+
+VersionImpl::VersionImpl(const TypeOps& t, std::uint64_t datum, std::uint32_t number)
+    : type_(&t), datum_(datum), number_(number) {}
+
+VersionImpl::~VersionImpl() {
+  void* h = host_.load(std::memory_order_relaxed);
+  if (storage_ == Storage::HostAlias)
+    notify_host_alias_released();
+  else if (h)
+    type_->destroy(h);
+}
+
+std::exception_ptr VersionImpl::error() const {
+  return state() == State::Failed ? error_ : nullptr;
+}
+
+void VersionImpl::on_ready(std::function<void()> cb) {
+  if (state() != State::Pending) return cb();
+  lock_.lock();
+  if (state() != State::Pending) {
+    lock_.unlock();
+    return cb();
+  }
+  if (!first_subscriber_)
+    first_subscriber_ = std::move(cb);
+  else
+    more_subscribers_.push_back(std::move(cb));
+  lock_.unlock();
+}
+
+void VersionImpl::set_state(State s) {
+  std::function<void()> first;
+  std::vector<std::function<void()>> more;
+  if (state() != State::Pending) {
+    lock_.unlock();
+    throw std::logic_error("a version is produced exactly once");
+  }
+  state_.store(s, std::memory_order_release);
+  first.swap(first_subscriber_);
+  more.swap(more_subscribers_);
+  lock_.unlock();
+  if (first) first();
+  for (auto& cb : more) cb();
+}
+
+void VersionImpl::publish_host(void* storage) {
+  lock_.lock();
+  host_.store(storage, std::memory_order_release);
+  set_state(State::Ready);
+}
+
+void VersionImpl::publish_replica(std::shared_ptr<Replica> r) {
+  lock_.lock();
+  replicas_.push_back(std::move(r));
+  set_state(State::Ready);
+}
+
+void VersionImpl::fail(std::exception_ptr e) {
+  lock_.lock();
+  error_ = std::move(e);
+  set_state(State::Failed);
+}
+
+void VersionImpl::ensure_host(std::function<void(std::exception_ptr)> done) {
+  State s = state();
+  if (s == State::Pending) {
+    auto self = shared_from_this();
+    on_ready([self, done = std::move(done)]() mutable { self->ensure_host(std::move(done)); });
+    return;
+  }
+  if (s == State::Failed) return done(error_);
+  if (host()) return done(nullptr);
+  std::shared_ptr<Replica> from;
+  {
+    std::lock_guard g(lock_);
+    if (!replicas_.empty()) from = replicas_.front();
+  }
+  if (!from) return done(std::make_exception_ptr(std::logic_error("version has no value")));
+  void* storage = type_->create();
+  auto self = shared_from_this();
+  from->to_host(storage, [self, storage, done = std::move(done)](std::exception_ptr e) {
+    if (e) {
+      self->type_->destroy(storage);
+      return done(e);
+    }
+    void* expected = nullptr;
+    // Two concurrent fetches: the first copy wins, the other is dropped.
+    if (!self->host_.compare_exchange_strong(expected, storage, std::memory_order_acq_rel))
+      self->type_->destroy(storage);
+    done(nullptr);
+  });
+}
+
+std::shared_ptr<Replica> VersionImpl::replica_on(const Platform& p) {
+  std::lock_guard g(lock_);
+  for (auto& r : replicas_)
+    if (&r->owner() == &p) return r;
+  return nullptr;
+}
+
+std::vector<std::shared_ptr<Replica>> VersionImpl::replicas() {
+  std::lock_guard g(lock_);
+  return replicas_;
+}
+
+void VersionImpl::add_replica(std::shared_ptr<Replica> r) {
+  std::lock_guard g(lock_);
+  replicas_.push_back(std::move(r));
+}
+
+void VersionImpl::drop_replica(const Platform& p) {
+  std::lock_guard g(lock_);
+  std::erase_if(replicas_, [&](const auto& r) { return &r->owner() == &p; });
+}
+
+std::size_t VersionImpl::bytes() const {
+  if (void* h = host_.load(std::memory_order_acquire)) return type_->bytes(h);
+  auto& self = const_cast<VersionImpl&>(*this);
+  std::lock_guard g(self.lock_);
+  return replicas_.empty() ? 0 : replicas_.front()->bytes();
+}
+
+void* VersionImpl::take_storage() {
+  if (storage_ != Storage::Owned || state() != State::Ready) return nullptr;
+  return host_.exchange(nullptr, std::memory_order_acq_rel);
+}
+
+Version* VersionImpl::to_handle() {
+  if (handles_.fetch_add(1, std::memory_order_relaxed) == 0) held_by_handles_ = shared_from_this();
+  return this;
+}
+
+void VersionImpl::handle_release() noexcept {
+  if (handles_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    auto last = std::move(held_by_handles_);  // may destroy *this: touch nothing after
+  }
+}
+
+}  // namespace cei::rt

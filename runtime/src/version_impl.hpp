@@ -1,0 +1,91 @@
+// The Data Manager's unit: one value of one datum, published once and read by any number of
+// tasks (platform.hpp's Version). Subscribers are kept inline for the common single-subscriber
+// case so that the per-task path allocates nothing here.
+#pragma once
+
+#include "spin_lock.hpp"
+
+#include <cei/rt/platform.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace cei::rt {
+
+class VersionImpl final : public Version, public std::enable_shared_from_this<VersionImpl> {
+ public:
+  enum class Storage : std::uint8_t { Owned, HostAlias };
+
+  // A value still to be produced by a task.
+  static std::shared_ptr<VersionImpl> pending(const TypeOps& t, std::uint64_t datum,
+                                              std::uint32_t number);
+  // A value that exists now: owned storage (a captured argument) or the program's own object,
+  // read in place (a host alias: never written, never freed by the runtime).
+  static std::shared_ptr<VersionImpl> ready(const TypeOps& t, std::uint64_t datum,
+                                            std::uint32_t number, void* storage, Storage s);
+
+  VersionImpl(const TypeOps& t, std::uint64_t datum, std::uint32_t number);
+  ~VersionImpl() override;
+
+  const TypeOps& type() const override { return *type_; }
+  std::uint64_t datum_id() const override { return datum_; }
+  std::uint32_t number() const override { return number_; }
+  State state() const override { return state_.load(std::memory_order_acquire); }
+  std::exception_ptr error() const override;
+  void on_ready(std::function<void()> cb) override;
+  void* host() override { return host_.load(std::memory_order_acquire); }
+  void ensure_host(std::function<void(std::exception_ptr)> done) override;
+  std::shared_ptr<Replica> replica_on(const Platform& p) override;
+  std::vector<std::shared_ptr<Replica>> replicas() override;
+  void add_replica(std::shared_ptr<Replica> r) override;
+  void drop_replica(const Platform& p) override;
+  std::size_t bytes() const override;
+  void publish_host(void* storage) override;
+  void publish_replica(std::shared_ptr<Replica> r) override;
+  void fail(std::exception_ptr e) override;
+
+  // The task that produces this version (0: the program).
+  std::uint64_t producer = 0;
+
+  bool aliases_host() const { return storage_ == Storage::HostAlias; }
+  // Hands the owned host storage to the caller (an inout task reusing it in place); the caller
+  // guarantees that nothing else can read this version any more. Null if there is none.
+  void* take_storage();
+
+  // api.hpp's retain/release: references held by the program (Pending, assign).
+  void handle_retain() noexcept { handles_.fetch_add(1, std::memory_order_relaxed); }
+  void handle_release() noexcept;
+  // Returns a raw handle (one reference) for the program.
+  Version* to_handle();
+  // Only the program's single handle refers to this version: its value may be moved out.
+  bool only_one_handle() const {
+    return handles_.load(std::memory_order_acquire) == 1 && held_by_handles_.use_count() == 1;
+  }
+
+ private:
+  void set_state(State s);  // under lock_; runs subscribers after unlocking
+
+  const TypeOps* type_;
+  std::uint64_t datum_;
+  std::uint32_t number_;
+  std::atomic<State> state_{State::Pending};
+  Storage storage_ = Storage::Owned;
+  SpinLock lock_;
+  std::atomic<int> handles_{0};
+  std::atomic<void*> host_{nullptr};
+  std::exception_ptr error_;
+  std::function<void()> first_subscriber_;
+  std::vector<std::function<void()>> more_subscribers_;
+  std::vector<std::shared_ptr<Replica>> replicas_;
+  std::shared_ptr<VersionImpl> held_by_handles_;
+};
+
+inline VersionImpl* impl(Version* v) { return static_cast<VersionImpl*>(v); }
+
+// Wakes sync()/scope ends waiting for the program's objects to have no in-place readers.
+void notify_host_alias_released();
+
+}  // namespace cei::rt

@@ -1,0 +1,65 @@
+#include <cei/rt/trace/chrome_trace.hpp>
+#include <cei/rt/trace/log.hpp>
+#include <cei/rt/trace/observers.hpp>
+#include <cei/rt/trace/progress.hpp>
+#include <cei/rt/trace/run_summary.hpp>
+#include <cei/rt/trace/task_graph.hpp>
+
+#include "decision_log.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string_view>
+
+namespace cei::rt {
+namespace {
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
+bool env_on(const char* name) {
+  const char* v = env(name);
+  return v && std::string_view(v) != "0" && std::string_view(v) != "off";
+}
+
+template <typename Write>
+trace::Recorder::Sink file_sink(std::string path, const char* what, Write write) {
+  return [path = std::move(path), what, write](const trace::RunRecord& run) {
+    std::ofstream out(path);
+    if (out) write(run, out);
+    if (!out)
+      log().error("cannot write the {} to {}", what, path);
+    else
+      log().info("{} written to {}", what, path);
+  };
+}
+
+}  // namespace
+
+void install_observers_from_env() {
+  auto recorder = std::make_shared<trace::Recorder>();
+  bool recording = false;
+  if (const char* path = env("CEI_TRACE")) {
+    recorder->on_finish(file_sink(path, "trace", trace::write_chrome_trace));
+    recording = true;
+  }
+  if (const char* path = env("CEI_GRAPH")) {
+    recorder->on_finish(file_sink(path, "task graph", trace::write_dot));
+    recording = true;
+  }
+  if (env_on("CEI_SUMMARY")) {
+    recorder->on_finish([](const trace::RunRecord& run) {
+      if (!run.tasks.empty()) fmt::print(stderr, "{}", trace::format_summary(run));
+    });
+    recording = true;
+  }
+  if (recording) add_observer(recorder);
+  if (env_on("CEI_PROGRESS")) add_observer(std::make_shared<trace::Progress>(stderr));
+  if (log().should_log(spdlog::level::debug)) add_observer(std::make_shared<trace::DecisionLog>());
+}
+
+}  // namespace cei::rt

@@ -1,0 +1,176 @@
+#include <cei/rt/trace/run_record.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <thread>
+
+namespace cei::rt::trace {
+namespace {
+
+std::string version_name(const Version& v) {
+  return "d" + std::to_string(v.datum_id()) + "v" + std::to_string(v.number());
+}
+
+PlatformRecord describe(const Platform& p) { return {p.name(), p.kind(), p.workers()}; }
+
+// Observers receive `const Task&`, but Task's accessors are not const-qualified; reading through
+// them changes nothing.
+Task& readable(const Task& t) { return const_cast<Task&>(t); }
+
+std::vector<DataUse> data_uses(const Task& t, bool outputs_only) {
+  std::vector<DataUse> uses;
+  for (const TaskArg& a : readable(t).args()) {
+    if (!outputs_only && a.in) uses.push_back({version_name(*a.in), Dir::In, a.in->bytes()});
+    if (a.out) uses.push_back({version_name(*a.out), Dir::Out, a.out->bytes()});
+  }
+  return uses;
+}
+
+std::string implementation(const CeInfo& ce, int version_index) {
+  if (version_index >= 0 && static_cast<std::size_t>(version_index) < ce.nversions)
+    return ce.versions[version_index].declaring_class;
+  return ce.opencl ? "opencl" : "";
+}
+
+}  // namespace
+
+const TaskRecord* RunRecord::find_task(std::uint64_t id) const {
+  auto it = std::lower_bound(tasks.begin(), tasks.end(), id,
+                             [](const TaskRecord& t, std::uint64_t i) { return t.id < i; });
+  return it != tasks.end() && it->id == id ? &*it : nullptr;
+}
+
+const PlatformRecord* RunRecord::find_platform(const std::string& name) const {
+  for (const auto& p : platforms)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+double RunRecord::makespan_s() const {
+  bool any = false;
+  Clock::time_point first{}, last{};
+  auto see = [&](Clock::time_point a, Clock::time_point b) {
+    if (!any) first = a, last = b, any = true;
+    first = std::min(first, a);
+    last = std::max(last, b);
+  };
+  for (const auto& t : tasks)
+    if (t.finished) see(std::min(t.submitted, t.start), t.end);
+  for (const auto& x : transfers) see(x.start, x.end);
+  return any ? std::chrono::duration<double>(last - first).count() : 0.0;
+}
+
+Recorder::Recorder(Clock::time_point origin) : origin_(origin) {}
+
+void Recorder::push(Event e) {
+  const std::uint64_t seq = seq_.fetch_add(1, std::memory_order_relaxed);
+  Shard& s = shards_[std::hash<std::thread::id>{}(std::this_thread::get_id()) % shards_.size()];
+  std::lock_guard lock(s.mutex);
+  s.events.push_back({seq, std::move(e)});
+}
+
+void Recorder::task_submitted(const Task& t, std::span<const Dependency> deps,
+                              std::span<const Candidate> candidates, std::size_t chosen,
+                              const char* policy) {
+  Submitted s;
+  TaskRecord& r = s.task;
+  r.id = t.id();
+  r.ce = t.ce().name;
+  r.interface_name = t.ce().interface_name;
+  r.data = data_uses(t, false);
+  r.deps.assign(deps.begin(), deps.end());
+  for (const Candidate& c : candidates) {
+    r.forecasts.push_back({c.platform->name(), c.forecast});
+    s.candidates.push_back(describe(*c.platform));
+  }
+  if (chosen < candidates.size()) {
+    r.chosen = static_cast<int>(chosen);
+    r.platform = candidates[chosen].platform->name();
+  }
+  r.policy = policy ? policy : "";
+  r.submitted = Clock::now();
+  push(std::move(s));
+}
+
+void Recorder::task_started(const Task& t, const Platform& p, int lane) {
+  push(Started{t.id(), describe(p), lane, Clock::now()});
+}
+
+void Recorder::task_finished(const Task& t, const Platform& p, int lane, bool failed) {
+  const Task::Timing& timing = readable(t).timing();
+  push(Finished{t.id(), describe(p), lane, failed, Clock::now(), timing,
+                implementation(t.ce(), timing.version_index), data_uses(t, true)});
+}
+
+void Recorder::transfer(const TransferEvent& e) {
+  push(Transferred{{e.platform->name(), e.task, e.version, e.bytes, e.to_device, e.start, e.end},
+                   describe(*e.platform)});
+}
+
+RunRecord Recorder::snapshot() const {
+  std::vector<const Sequenced*> events;
+  std::vector<std::unique_lock<std::mutex>> locks;
+  for (const Shard& s : shards_) {
+    locks.emplace_back(s.mutex);
+    for (const Sequenced& e : s.events) events.push_back(&e);
+  }
+  std::sort(events.begin(), events.end(),
+            [](const Sequenced* a, const Sequenced* b) { return a->seq < b->seq; });
+
+  RunRecord run;
+  run.origin = origin_;
+  auto see_platform = [&](const PlatformRecord& p) {
+    if (!run.find_platform(p.name)) run.platforms.push_back(p);
+  };
+  std::map<std::uint64_t, TaskRecord> tasks;
+  for (const Sequenced* e : events) {
+    if (auto* s = std::get_if<Submitted>(&e->event)) {
+      for (const auto& p : s->candidates) see_platform(p);
+      TaskRecord& r = tasks[s->task.id];
+      r = s->task;  // a task is submitted before it starts; nothing earlier to keep
+    } else if (auto* s = std::get_if<Started>(&e->event)) {
+      see_platform(s->platform);
+      TaskRecord& r = tasks[s->task];
+      r.id = s->task;
+      r.started = true;
+      r.platform = s->platform.name;
+      r.lane = s->lane;
+      r.start = s->at;
+    } else if (auto* f = std::get_if<Finished>(&e->event)) {
+      see_platform(f->platform);
+      TaskRecord& r = tasks[f->task];
+      r.id = f->task;
+      r.finished = true;
+      r.failed = f->failed;
+      r.platform = f->platform.name;
+      r.lane = f->lane;
+      r.timing = f->timing;
+      r.implementation = f->implementation;
+      // The platform's own clock readings are closer to the work than the callbacks'.
+      r.start = f->timing.start != Clock::time_point{} ? f->timing.start
+                : r.started                            ? r.start
+                                                       : f->at;
+      r.end = f->timing.end != Clock::time_point{} ? f->timing.end : f->at;
+      r.started = true;
+      for (const DataUse& out : f->outputs)
+        for (DataUse& d : r.data)
+          if (d.dir == Dir::Out && d.version == out.version) d.bytes = out.bytes;
+    } else if (auto* x = std::get_if<Transferred>(&e->event)) {
+      see_platform(x->platform);
+      run.transfers.push_back(x->transfer);
+    }
+  }
+  run.tasks.reserve(tasks.size());
+  for (auto& [id, r] : tasks) run.tasks.push_back(std::move(r));
+  std::stable_sort(run.transfers.begin(), run.transfers.end(),
+                   [](const auto& a, const auto& b) { return a.start < b.start; });
+  return run;
+}
+
+void Recorder::run_finished() {
+  const RunRecord run = snapshot();
+  for (const Sink& s : sinks_) s(run);
+}
+
+}  // namespace cei::rt::trace

@@ -1,0 +1,8 @@
+#pragma once
+#include <cei/cei.hpp>
+#include "app.hpp"
+
+struct [[cei::interface]] AppCEI {
+  [[cei::method(declaring_class = "app")]]
+  static void scale(cei::Vector<int>& v, [[cei::inout]] int factor);
+};

@@ -1,0 +1,9 @@
+#pragma once
+#include <cei/cei.hpp>
+#include "app.hpp"
+
+struct [[cei::interface]] AppCEI {
+  [[cei::opencl(kernel = "kernels.cl", name = "scale2",
+                global_work_size = "par0.x")]]
+  static void scale(cei::Vector<int>& v, int factor);
+};

@@ -1,0 +1,150 @@
+#include "scripted.hpp"
+
+#include <cei/rt/decision/profile_store.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace cei::rt::test {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          (name + "-" + std::to_string(::getpid()) + ".json"))
+      .string();
+}
+
+TEST(ProfileStore, SourcesGoDefaultThenMeasuredThenRegression) {
+  ProfileStore p({.explore_runs = 1, .default_exec_s = 0.25});
+  Prediction d = p.predict(kMultiply, 0, "cpu", 1000);
+  EXPECT_EQ(d.source, Source::Default);
+  EXPECT_EQ(d.seconds, 0.25);
+
+  p.record(kMultiply, 0, "cpu", 1000, 1.0);
+  p.record(kMultiply, 0, "cpu", 1000, 3.0);
+  Prediction m = p.predict(kMultiply, 0, "cpu", 1000);
+  EXPECT_EQ(m.source, Source::Measured);
+  EXPECT_DOUBLE_EQ(m.seconds, 2.0);
+
+  p.record(kMultiply, 0, "cpu", 2000, 3.0);  // means: 2 s at 1000, 3 s at 2000: t = 1 + 0.001x
+  Prediction r = p.predict(kMultiply, 0, "cpu", 4000);
+  EXPECT_EQ(r.source, Source::Regression);
+  EXPECT_NEAR(r.seconds, 5.0, 1e-9);
+}
+
+TEST(ProfileStore, VersionsAndPlatformsAreSeparateHistories) {
+  ProfileStore p;
+  p.record(kMultiply, 0, "cpu", 100, 1.0);
+  p.record(kMultiply, -1, "opencl0", 100, 0.1);
+  EXPECT_DOUBLE_EQ(p.predict(kMultiply, -1, "opencl0", 100).seconds, 0.1);
+  EXPECT_DOUBLE_EQ(p.predict(kMultiply, 0, "cpu", 100).seconds, 1.0);
+  // A version never run here borrows the CE's mean elsewhere, marked Default.
+  Prediction other = p.predict(kMultiply, 1, "cpu", 100);
+  EXPECT_EQ(other.source, Source::Default);
+  EXPECT_DOUBLE_EQ(other.seconds, 0.55);
+  EXPECT_EQ(ProfileStore::impl_key(kMultiply, 1), "blocked");
+  EXPECT_EQ(ProfileStore::impl_key(kMultiply, -1), "opencl");
+  EXPECT_EQ(ProfileStore::ce_key(kMultiply), "MatmulCEI.multiply");
+  // Another CE's history does not leak in.
+  EXPECT_EQ(p.predict(kSort, 0, "cpu", 100).source, Source::Default);
+  EXPECT_DOUBLE_EQ(p.predict(kSort, 0, "cpu", 100).seconds, ProfileOptions{}.default_exec_s);
+}
+
+TEST(ProfileStore, ExplorationIsBounded) {
+  ProfileStore p({.explore_runs = 2});
+  EXPECT_TRUE(p.claim_exploration(kMultiply, -1, "opencl0"));
+  EXPECT_TRUE(p.claim_exploration(kMultiply, -1, "opencl0"));
+  EXPECT_FALSE(p.claim_exploration(kMultiply, -1, "opencl0"));
+  EXPECT_TRUE(p.claim_exploration(kMultiply, 0, "opencl0"));  // another version: its own budget
+
+  ProfileStore profiled({.explore_runs = 2});
+  profiled.record(kMultiply, 0, "cpu", 10, 1);
+  profiled.record(kMultiply, 0, "cpu", 10, 1);
+  EXPECT_FALSE(profiled.claim_exploration(kMultiply, 0, "cpu"));  // already measured enough
+
+  ProfileStore off({.explore_runs = 0});
+  EXPECT_FALSE(off.claim_exploration(kMultiply, 0, "cpu"));
+}
+
+TEST(ProfileStore, ExplorationClaimsAreExactUnderContention) {
+  ProfileStore p({.explore_runs = 3});
+  std::atomic<int> granted{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 100; ++i) granted += p.claim_exploration(kSort, 0, "cpu");
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(granted.load(), 3);
+}
+
+TEST(ProfileStore, ConcurrentRecordsAreAllCounted) {
+  ProfileStore p;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 250; ++i) {
+        p.record(kSort, 0, "cpu", 64, 2.0);
+        (void)p.predict(kSort, 0, "cpu", 64);
+      }
+    });
+  for (auto& t : threads) t.join();
+  auto models = p.models();
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_EQ(models[0].sizes.at(0).second.runs, 1000u);
+  EXPECT_DOUBLE_EQ(models[0].sizes.at(0).second.mean_s, 2.0);
+}
+
+TEST(ProfileStore, SaveLoadRoundTrip) {
+  ProfileStore a;
+  a.record(kMultiply, 0, "cpu", 1000, 1.0);
+  a.record(kMultiply, 0, "cpu", 1000, 2.0);
+  a.record(kMultiply, 0, "cpu", 8000, 8.0);
+  a.record(kMultiply, -1, "opencl0", 1000, 0.25);
+  a.record_energy("cpu", 2.0, 30.0);
+  const std::string path = temp_path("cei-profile-roundtrip");
+  a.save(path);
+
+  ProfileStore b;
+  ASSERT_TRUE(b.load_if_exists(path));
+  EXPECT_EQ(b.to_json(), a.to_json());
+  EXPECT_DOUBLE_EQ(b.predict(kMultiply, 0, "cpu", 1000).seconds, 1.5);
+  EXPECT_EQ(b.predict(kMultiply, 0, "cpu", 4000).source, Source::Regression);
+  EXPECT_DOUBLE_EQ(b.predict(kMultiply, 0, "cpu", 4000).seconds,
+                   a.predict(kMultiply, 0, "cpu", 4000).seconds);
+  EXPECT_DOUBLE_EQ(*b.measured_watts("cpu"), 15.0);
+  EXPECT_FALSE(b.measured_watts("opencl0"));
+
+  // Loading again merges: run counts add, means and variances combine.
+  b.load(path);
+  auto models = b.models();
+  ASSERT_EQ(models.size(), 2u);
+  const auto& cpu = models[0].key.platform == "cpu" ? models[0] : models[1];
+  EXPECT_EQ(cpu.sizes.at(0).second.runs, 4u);
+  EXPECT_DOUBLE_EQ(cpu.sizes.at(0).second.mean_s, 1.5);
+  EXPECT_DOUBLE_EQ(cpu.sizes.at(0).second.m2, 1.0);  // runs 1,2,1,2 around 1.5
+  std::filesystem::remove(path);
+}
+
+TEST(ProfileStore, MalformedFilesAreNamedErrors) {
+  ProfileStore p;
+  EXPECT_FALSE(p.load_if_exists(temp_path("cei-profile-missing")));
+  const std::string path = temp_path("cei-profile-bad");
+  std::ofstream(path) << R"({"format": "cei-profile", "version": 1, "histories": [{"ce": 3}]})";
+  try {
+    p.load(path);
+    FAIL() << "a malformed profile loaded";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  std::ofstream(path) << "not json";
+  EXPECT_THROW(p.load(path), std::runtime_error);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace cei::rt::test

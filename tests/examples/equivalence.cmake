@@ -1,0 +1,28 @@
+# Registers, for every example whose instrumented program and -seq twin exist, one ctest per
+# policy comparing their outputs on reduced sizes (tests/examples/compare.sh). Called at the end of
+# the top-level directory, when examples/ has declared its targets.
+function(cei_example_equivalence_tests dir)
+  set(policies dynperf dynen only:cpu only:opencl0)
+  # name | compare mode | reduced arguments
+  set(cases "matmul|exact|128 32" "bezier|float|64 bezier.png 256" "canny|exact|4 out"
+            "digits|exact|128")
+  foreach(case IN LISTS cases)
+    string(REPLACE "|" ";" fields "${case}")
+    list(GET fields 0 name)
+    list(GET fields 1 mode)
+    list(GET fields 2 arg_string)
+    separate_arguments(args UNIX_COMMAND "${arg_string}")
+    if(NOT TARGET ${name} OR NOT TARGET ${name}-seq)
+      continue()
+    endif()
+    foreach(policy IN LISTS policies)
+      string(REPLACE ":" "_" tag ${policy})
+      add_test(NAME examples.${name}.${tag}
+               COMMAND bash ${dir}/compare.sh ${mode} $<TARGET_FILE:${name}>
+                       $<TARGET_FILE:${name}-seq> ${args})
+      set_tests_properties(examples.${name}.${tag} PROPERTIES
+        ENVIRONMENT "CEI_POLICY=${policy};PNG_DIFF=$<TARGET_FILE:example_png_diff>"
+        LABELS "examples;equivalence" TIMEOUT 300)
+    endforeach()
+  endforeach()
+endfunction()

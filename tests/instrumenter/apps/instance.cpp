@@ -1,0 +1,24 @@
+// Instance methods: the callee is inout; calls on one object run in order, on different objects
+// independently.
+#include <cstdio>
+
+#include "ops.hpp"
+
+#include <cei/cei.hpp>
+
+int main() {
+  Counter c;
+  c.bump(3);
+  c.bump(4);
+  std::printf("c=%ld bumps=%ld\n", c.value, c.bumps);
+  c.value = 100;
+  c.bump(1);
+  std::vector<Counter> cs(3);
+  for (int i = 0; i < 3; ++i) cs[static_cast<std::size_t>(i)].bump(i + 10);
+  std::printf("c=%ld cs=%ld %ld %ld\n", c.value, cs[0].value, cs[1].value, cs[2].value);
+  Counter* p = &c;
+  p->bump(5);  // through a pointer: the analysis cannot see p's target, so we wait explicitly
+  cei::wait_on(c);
+  std::printf("c=%ld\n", c.value);
+  return 0;
+}

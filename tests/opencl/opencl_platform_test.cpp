@@ -1,0 +1,217 @@
+// The OpenCL platform on PoCL: kernels against native code, device-resident chains, renaming,
+// eviction under a memory cap, naive mode, build failures and work-size errors.
+#include "host_runtime.hpp"
+#include "kernels.hpp"
+
+#include <cei/opencl/opencl_platform.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <numeric>
+#include <thread>
+
+namespace cei::test {
+namespace {
+
+using rt::Dir;
+using rt::VersionPtr;
+
+struct Call {
+  std::shared_ptr<HostTask> task;
+  std::shared_ptr<HostVersion> result;
+};
+
+// Submits ce(inputs...) with a fresh result version, like the Analyzer would.
+Call call(rt::Platform& p, const rt::CeInfo& ce, std::vector<VersionPtr> inputs) {
+  std::vector<rt::TaskArg> args;
+  for (std::size_t i = 0; i < ce.nparams; ++i) {
+    rt::TaskArg a{ce.params[i].dir, ce.params[i].type, inputs.at(i), nullptr};
+    if (a.dir != Dir::In) a.out = std::make_shared<HostVersion>(*a.type);
+    args.push_back(a);
+  }
+  Call c;
+  if (ce.result) {
+    c.result = std::make_shared<HostVersion>(*ce.result);
+    args.push_back({Dir::Out, ce.result, nullptr, c.result});
+  }
+  c.task = std::make_shared<HostTask>(ce, std::move(args));
+  p.submit(c.task);
+  return c;
+}
+
+opencl::Options options(bool naive = false, std::size_t cap = 0) {
+  opencl::Options o;
+  o.naive = naive;
+  o.mem_cap = cap;
+  return o;
+}
+
+std::unique_ptr<opencl::OpenCLPlatform> pocl(opencl::Options o = options()) {
+  auto p = opencl::make_platform("opencl0", "", o);
+  if (!p) throw std::runtime_error("no OpenCL device (PoCL expected)");
+  return p;
+}
+
+IVec iota(std::size_t n, int from = 0) {
+  IVec v(n);
+  std::iota(v.begin(), v.end(), from);
+  return v;
+}
+
+template <typename Pred>
+bool eventually(Pred pred) {
+  for (int i = 0; i < 1000 && !pred(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return pred();
+}
+
+TEST(OpenCLPlatform, DiscoversDevicesInIcdOrder) {
+  auto devices = opencl::list_devices();
+  ASSERT_FALSE(devices.empty());
+  auto all = opencl::make_platforms("", options());
+  ASSERT_EQ(all.size(), devices.size());
+  EXPECT_EQ(all[0]->name(), "opencl0");
+  EXPECT_STREQ(all[0]->kind(), "opencl");
+  EXPECT_TRUE(opencl::make_platforms("no such device name", options()).empty());
+}
+
+TEST(OpenCLPlatform, KernelsMatchNativeVersions) {
+  auto p = pocl();
+  ASSERT_TRUE(p->can_run(add_ce));
+  FVec a(1000), b(1000);
+  for (int i = 0; i < 1000; ++i) a(i) = 0.5f * i, b(i) = 3.f - i;
+  auto sum = call(*p, add_ce, {HostVersion::of(a), HostVersion::of(b)});
+  auto scaled = call(*p, scale_ce, {sum.result, HostVersion::of(2.5f)});
+  FVec got = scaled.result->get<FVec>();
+  ASSERT_EQ(got.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) EXPECT_FLOAT_EQ(got(i), (a(i) + b(i)) * 2.5f) << i;
+
+  const int n = 24;
+  IMat A(n, n), B(n, n), C(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) A(i, j) = i - j, B(i, j) = (i * 7 + j) % 5;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k) C(i, j) += A(i, k) * B(k, j);
+  auto mm = call(*p, matmul_ce, {HostVersion::of(A), HostVersion::of(B)});
+  EXPECT_EQ(mm.result->get<IMat>(), C);
+  mm.task->wait();
+  EXPECT_GT(mm.task->timing().bytes_in, 0u);
+  EXPECT_EQ(mm.task->timing().version_index, -1);
+}
+
+TEST(OpenCLPlatform, ChainOfTenKernelsMovesTheDatumOnceEachWay) {
+  auto p = pocl();
+  const std::size_t n = 1 << 16;
+  VersionPtr v = HostVersion::of(iota(n));
+  std::vector<Call> calls;
+  // Submitted all at once, before any input is ready: the device chains them by events.
+  for (int i = 0; i < 10; ++i) {
+    calls.push_back(call(*p, inc_ce, {v}));
+    v = calls.back().result;
+  }
+  EXPECT_EQ(calls.back().result->get<IVec>(), iota(n, 10));
+  for (auto& c : calls) c.task->wait();
+  opencl::Stats s = p->stats();
+  EXPECT_EQ(s.bytes_to_device, n * sizeof(int));
+  EXPECT_EQ(s.bytes_to_host, n * sizeof(int));
+  EXPECT_EQ(s.writes, 1u);
+  EXPECT_EQ(s.reads, 1u);
+  EXPECT_EQ(s.kernels, 10u);
+  EXPECT_GT(s.kernel_s, 0);
+}
+
+TEST(OpenCLPlatform, InOutOnAResidentValueRenamesItsBuffer) {
+  auto p = pocl();
+  auto first = call(*p, inc_ce, {HostVersion::of(iota(100))});
+  auto neg = call(*p, negate_ce, {first.result});
+  IVec expected = iota(100, 1);
+  for (auto& x : expected) x = -x;
+  EXPECT_EQ(std::static_pointer_cast<HostVersion>(neg.task->args()[0].out)->get<IVec>(), expected);
+  EXPECT_EQ(first.result->get<IVec>(), iota(100, 1));  // the old version is intact
+}
+
+TEST(OpenCLPlatform, EvictionUnderASmallCapKeepsResultsRight) {
+  const std::size_t n = 1 << 14, bytes = n * sizeof(int);
+  auto p = pocl(options(false, 4 * bytes));
+  std::vector<Call> calls;
+  for (int i = 0; i < 12; ++i) calls.push_back(call(*p, inc_ce, {HostVersion::of(iota(n, 100 * i))}));
+  std::vector<Call> second;
+  for (auto& c : calls) second.push_back(call(*p, inc_ce, {c.result}));
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_EQ(second[i].result->get<IVec>(), iota(n, 100 * i + 2)) << i;
+    EXPECT_EQ(calls[i].result->get<IVec>(), iota(n, 100 * i + 1)) << i;
+  }
+  opencl::Stats s = p->stats();
+  EXPECT_GT(s.evictions, 0u);
+  EXPECT_LE(s.resident_bytes, 4 * bytes);
+  for (auto& c : calls) c.task->wait();
+  for (auto& c : second) c.task->wait();
+  calls.clear();
+  second.clear();
+  // Nothing leaks once the versions are gone (the last callbacks may still be on their way).
+  EXPECT_TRUE(eventually([&] { return p->stats().resident_bytes == 0; }))
+      << p->stats().resident_bytes;
+}
+
+TEST(OpenCLPlatform, NaiveModeCopiesInAndOutForEveryTask) {
+  auto p = pocl(options(true));
+  const std::size_t n = 4096;
+  VersionPtr v = HostVersion::of(iota(n));
+  std::vector<Call> calls;
+  for (int i = 0; i < 3; ++i) {
+    calls.push_back(call(*p, inc_ce, {v}));
+    v = calls.back().result;
+  }
+  EXPECT_EQ(calls.back().result->get<IVec>(), iota(n, 3));
+  opencl::Stats s = p->stats();
+  EXPECT_EQ(s.bytes_to_device, 3 * n * sizeof(int));
+  EXPECT_EQ(s.bytes_to_host, 3 * n * sizeof(int));
+  EXPECT_EQ(s.resident_bytes, 0u);
+  EXPECT_EQ(calls[0].task->timing().bytes_out, n * sizeof(int));
+}
+
+TEST(OpenCLPlatform, BuildFailureShowsTheLogWithTheKernelFile) {
+  auto p = pocl();
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(p->can_run(broken_ce));
+  std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("tests/opencl/broken.cl:2:"), std::string::npos) << log;
+  EXPECT_NE(log.find("undeclared_name"), std::string::npos) << log;
+  EXPECT_FALSE(p->can_run(broken_ce));  // cached: no second build
+  EXPECT_TRUE(p->can_run(inc_ce));
+}
+
+TEST(OpenCLPlatform, LocalSizeThatDoesNotDivideTheGlobalSizeIsAClearError) {
+  auto p = pocl();
+  auto c = call(*p, inc16_ce, {HostVersion::of(iota(100))});
+  try {
+    c.task->wait();
+    FAIL() << "expected an error";
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("TestCEI::inc16"), std::string::npos) << what;
+    EXPECT_NE(what.find("not divisible"), std::string::npos) << what;
+  }
+  EXPECT_EQ(c.result->state(), rt::Version::State::Failed);
+}
+
+TEST(OpenCLPlatform, ProgramBinariesAreCachedOnDisk) {
+  auto dir = std::filesystem::temp_directory_path() / ("cei-cl-cache-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  opencl::Options o = options();
+  o.cache_dir = dir.string();
+  ASSERT_TRUE(pocl(o)->can_run(inc_ce));
+  std::size_t files = 0;
+  for (auto& f : std::filesystem::directory_iterator(dir)) files += f.path().extension() == ".bin";
+  EXPECT_EQ(files, 1u);
+  auto again = pocl(o);  // a new context loads the binary
+  ASSERT_TRUE(again->can_run(inc_ce));
+  auto c = call(*again, inc_ce, {HostVersion::of(iota(10))});
+  EXPECT_EQ(c.result->get<IVec>(), iota(10, 1));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cei::test

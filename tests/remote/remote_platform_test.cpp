@@ -1,0 +1,99 @@
+// The remote platform inside the runtime, against a real worker process: results equal local
+// calls, and a node killed with SIGKILL mid-run costs time but not the result.
+#include "node_client.hpp"
+#include "test_app.hpp"
+#include "worker_process.hpp"
+
+#include <cei/rt/api.hpp>
+#include <cei/rt/runtime.hpp>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <thread>
+
+namespace remote_test {
+namespace {
+
+using namespace cei::rt;
+using Vec = cei::Vector<float>;
+
+// Sends every task a remote platform can take there (what CEI_POLICY=only:<node> does).
+class PreferRemote : public Policy {
+ public:
+  const char* name() const override { return "prefer-remote"; }
+  std::size_t choose(const CeInfo&, std::span<const Candidate> c) override {
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (std::string_view(c[i].platform->kind()) == "remote") return i;
+    }
+    return 0;
+  }
+};
+
+Vec random_vec(std::size_t n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  Vec v(n);
+  for (std::size_t i = 0; i < n; ++i) v.data()[i] = d(g);
+  return v;
+}
+
+// One node per test process: the runtime reads CEI_REMOTE once, when it starts.
+std::unique_ptr<WorkerProcess> node;
+
+class RemotePlatform : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (node) return;
+    node = std::make_unique<WorkerProcess>();
+    std::string spec = "node1=" + node->url() + ",token=" + node->token() + ",timeout_ms=2000";
+    setenv("CEI_REMOTE", spec.c_str(), 1);
+    Runtime::instance().set_policy(std::make_unique<PreferRemote>());
+  }
+};
+
+TEST_F(RemotePlatform, IsAddedFromTheEnvironment) {
+  auto* p = Runtime::instance().find_platform("node1");
+  ASSERT_NE(p, nullptr);
+  EXPECT_STREQ(p->kind(), "remote");
+  EXPECT_TRUE(p->can_run(ce_scale));
+}
+
+TEST_F(RemotePlatform, TasksGiveWhatLocalCallsGive) {
+  Vec a = random_vec(100'000, 5), b = random_vec(100'000, 6);
+  float k = 3.0f;
+  Vec s, sum;
+  assign(s, call<Vec>(ce_scale, in<Vec>(a), in<float>(k)));
+  assign(sum, call<Vec>(ce_add, in<Vec>(s), in<Vec>(b)));  // s stays on the node
+  sync(sum);
+  EXPECT_EQ(sum, add(scale(a, k), b));
+  sync(s);
+  EXPECT_EQ(s, scale(a, k));
+  cei::remote::NodeClient client(node->url(), node->token());
+  EXPECT_EQ(client.forecast("TestCEI", "add", 1)["source"], "measured") << "add ran on the node";
+}
+
+TEST_F(RemotePlatform, KillNineMidRunLosesNothing) {
+  Vec a = random_vec(50'000, 7), b = random_vec(50'000, 8);
+  Vec v, w;
+  int n = 0;
+  int ms = 1500;
+  assign(v, call<Vec>(ce_scale, in<Vec>(a), in<float>(2.0f)));  // its value lives only on the node
+  assign(n, call<int>(ce_nap, in<int>(ms)));                     // in flight when the node dies
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  node->kill9();
+  assign(w, call<Vec>(ce_add, in<Vec>(v), in<Vec>(b)));  // runs on the host: v is recomputed
+  sync(n);
+  sync(w);
+  sync(v);
+  EXPECT_EQ(n, ms);
+  EXPECT_EQ(v, scale(a, 2.0f));
+  EXPECT_EQ(w, add(scale(a, 2.0f), b));
+  EXPECT_FALSE(Runtime::instance().find_platform("node1")->can_run(ce_add)) << "a dead node is backed off";
+}
+
+}  // namespace
+}  // namespace remote_test

@@ -1,0 +1,86 @@
+#include "worker_process.hpp"
+
+#include "node_client.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+namespace remote_test {
+
+int free_port() {
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  if (bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) throw std::runtime_error("bind");
+  socklen_t len = sizeof a;
+  getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
+  close(s);
+  return ntohs(a.sin_port);
+}
+
+WorkerProcess::WorkerProcess(std::vector<std::string> extra, std::string token) : token_(std::move(token)) {
+  port_ = free_port();
+  url_ = "http://127.0.0.1:" + std::to_string(port_);
+  token_file_ = "/tmp/cei-remote-test-token-" + std::to_string(getpid()) + "-" + std::to_string(port_);
+  std::ofstream(token_file_) << token_ << "\n";
+  std::vector<std::string> args = {CEI_TEST_WORKER, "--host", "127.0.0.1", "--port", std::to_string(port_),
+                                   "--token-file", token_file_};
+  args.insert(args.end(), extra.begin(), extra.end());
+  pid_ = fork();
+  if (pid_ == 0) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  cei::remote::ClientOptions quick;
+  quick.timeout = std::chrono::milliseconds(500);
+  cei::remote::NodeClient probe(url_, token_, quick);
+  for (int i = 0; i < 200; ++i) {
+    if (probe.health()) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  stop();
+  throw std::runtime_error("the worker at " + url_ + " did not come up");
+}
+
+void WorkerProcess::kill9() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
+void WorkerProcess::stop() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGTERM);
+  int status = 0;
+  for (int i = 0; i < 100 && waitpid(pid_, &status, WNOHANG) == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (waitpid(pid_, &status, WNOHANG) == 0) {
+    ::kill(pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+  }
+  pid_ = -1;
+}
+
+WorkerProcess::~WorkerProcess() {
+  stop();
+  std::remove(token_file_.c_str());
+}
+
+}  // namespace remote_test

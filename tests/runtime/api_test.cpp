@@ -1,0 +1,167 @@
+// The api.hpp contract, one rule per test: results, renaming, host copies only at sync,
+// in-place readers, scopes, failures.
+#include "test_ces.hpp"
+
+#include <cei/cei.hpp>
+#include <cei/rt/api.hpp>
+#include <cei/rt/runtime.hpp>
+#include <cei/rt/task_error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using namespace test_ces;
+namespace rt = cei::rt;
+
+TEST(Api, ResultOfScalarsIsReturned) {
+  int a = 20;
+  int sum = rt::call<int>(add, rt::in<int>(a), rt::in<int>(22));
+  EXPECT_EQ(sum, 42);
+}
+
+TEST(Api, InoutChainOnOneDatum) {
+  std::int64_t x = 5;
+  for (int i = 0; i < 1000; ++i) rt::call<void>(increment, rt::inout<std::int64_t>(x));
+  EXPECT_EQ(rt::sync(x), 1005);
+}
+
+TEST(Api, TasksNeverWriteTheHostObjectBeforeSync) {
+  Vec a{1, 2, 3};
+  Vec b{10, 10, 10};
+  rt::call<void>(scale_add, rt::inout<Vec>(a), rt::in<Vec>(b), rt::in<std::int64_t>(1));
+  cei::rt::Runtime::instance().drain();  // the task has run...
+  EXPECT_EQ(a, (Vec{1, 2, 3}));          // ...into runtime storage, not into `a`
+  EXPECT_EQ(rt::sync_read(a), (Vec{14, 17, 20}));
+}
+
+TEST(Api, ResultAssignedAndChained) {
+  Vec a{1, 2, 3}, b{1, 1, 1}, c;
+  rt::assign(c, rt::call<Vec>(combine, rt::in<Vec>(a), rt::in<Vec>(b)));
+  // f(g(x)): a pending result feeds the next task directly.
+  Vec d = rt::call<Vec>(combine, rt::in<Vec>(rt::call<Vec>(combine, rt::in<Vec>(c), rt::in<Vec>(b))),
+                        rt::in<Vec>(b));
+  EXPECT_EQ(rt::sync(c), (Vec{1, 3, 5}));
+  EXPECT_EQ(d, (Vec{1, 9, 17}));
+}
+
+TEST(Api, WriteAfterReadIsRenamed) {
+  Vec a{1, 2, 3}, b;
+  rt::call<void>(derive, rt::in<Vec>(a), rt::out<Vec>(b), rt::in<std::int64_t>(0));  // reads a
+  rt::call<void>(derive, rt::in<Vec>(b), rt::out<Vec>(a), rt::in<std::int64_t>(1));  // writes a
+  EXPECT_EQ(rt::sync(b), (Vec{3, 2, 1}));
+  EXPECT_EQ(rt::sync(a), (Vec{1, 1, 1}));
+}
+
+TEST(Api, HostWriteWaitsForInPlaceReaders) {
+  Vec a{1, 2, 3};
+  peak = 0;
+  auto start = std::chrono::steady_clock::now();
+  rt::call<void>(slow_read, rt::in<Vec>(a));  // reads `a` in place for 40 ms
+  rt::sync(a).push_back(4);                    // the program writes `a`
+  auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(waited, std::chrono::milliseconds(35));
+  EXPECT_EQ(running.load(), 0);
+}
+
+TEST(Api, ScopeEndForgetsTheData) {
+  for (int round = 0; round < 3; ++round) {
+    std::int64_t x = 0;  // same address every round
+    rt::Scope scope(x);
+    rt::call<void>(increment, rt::inout<std::int64_t>(x));
+    EXPECT_EQ(rt::sync(x), 1);  // not 1 + round: the previous round's data were forgotten
+  }
+}
+
+TEST(Api, RootSyncCoversElements) {
+  std::vector<std::int64_t> v(3, 0);
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k <= i; ++k) rt::call<void>(increment, rt::inout<std::int64_t>(v[i], &v));
+  EXPECT_EQ(rt::sync(v), (std::vector<std::int64_t>{1, 2, 3}));
+}
+
+TEST(Api, WaitOnAndBarrierHooks) {
+  std::int64_t x = 0, y = 0;
+  rt::call<void>(increment, rt::inout<std::int64_t>(x));
+  ASSERT_NE(cei::detail::wait_hook, nullptr);
+  cei::wait_on(x);
+  EXPECT_EQ(x, 1);
+  rt::call<void>(increment, rt::inout<std::int64_t>(y));
+  rt::call<void>(increment, rt::inout<std::int64_t>(y));
+  cei::barrier();
+  EXPECT_EQ(y, 2);
+  EXPECT_EQ(rt::Runtime::instance().tasks_in_flight(), 0u);
+}
+
+namespace {
+std::atomic<int> successor_runs{0};
+const rt::ParamInfo checked_params[] = {{"a", rt::Dir::InOut, &rt::type_ops<Vec>()}};
+const rt::NativeVersion checked_versions[] = {
+    {"ops", [](void* const* args) { ops::fail_if_negative(at<Vec>(args, 0)); }}};
+const rt::CeInfo checked{"checked", "TestCEI", false, checked_params, 1, nullptr, checked_versions,
+                         1, nullptr};
+const rt::NativeVersion counted_versions[] = {{"ops", [](void* const*) { ++successor_runs; }}};
+const rt::CeInfo counted{"counted", "TestCEI", false, checked_params, 1, nullptr, counted_versions,
+                         1, nullptr};
+}  // namespace
+
+TEST(Failure, RethrownAtSyncWithCeNameAndSuccessorsSkipped) {
+  Vec a{4, -3, 2};
+  rt::call<void>(checked, rt::inout<Vec>(a));  // throws: `a`'s new version fails
+  rt::call<void>(counted, rt::inout<Vec>(a));  // reads the failed version: must not run
+  Vec c;
+  rt::assign(c, rt::call<Vec>(combine, rt::in<Vec>(a), rt::in<Vec>(a)));  // nor this one
+  try {
+    rt::sync(a);
+    FAIL() << "expected the CE's exception";
+  } catch (const rt::TaskError& e) {
+    EXPECT_EQ(e.ce(), "TestCEI::checked");
+    EXPECT_NE(std::string(e.what()).find("negative element"), std::string::npos);
+    EXPECT_THROW(std::rethrow_if_nested(e), std::invalid_argument);
+  }
+  EXPECT_THROW(rt::sync(c), rt::TaskError);
+  EXPECT_EQ(successor_runs.load(), 0);
+  // Reported once: the host keeps its last value and the datum is usable again.
+  EXPECT_EQ(a, (Vec{4, -3, 2}));
+  EXPECT_NO_THROW(rt::sync(a));
+  a = {1, 2, 3};
+  rt::call<void>(scale_add, rt::inout<Vec>(a), rt::in<Vec>(Vec{0}), rt::in<std::int64_t>(0));
+  EXPECT_EQ(rt::sync(a), (Vec{3, 6, 9}));
+}
+
+TEST(Failure, BarrierRethrows) {
+  Vec a{-1};
+  rt::call<void>(checked, rt::inout<Vec>(a));
+  EXPECT_THROW(cei::barrier(), rt::TaskError);
+  EXPECT_NO_THROW(cei::barrier());
+}
+
+TEST(Failure, PendingResultRethrowsAtGet) {
+  static const rt::ParamInfo params[] = {{"a", rt::Dir::In, &rt::type_ops<int>()}};
+  static const rt::NativeVersion versions[] = {{"ops", [](void* const*) {
+                                                  throw std::runtime_error("boom");
+                                                }}};
+  static const rt::CeInfo boom{"boom", "TestCEI", false, params, 1, &rt::type_ops<int>(),
+                               versions, 1, nullptr};
+  auto p = rt::call<int>(boom, rt::in<int>(1));
+  EXPECT_THROW(std::move(p).get(), rt::TaskError);
+  // and through a successor
+  int r = 0;
+  rt::assign(r, rt::call<int>(add, rt::in<int>(rt::call<int>(boom, rt::in<int>(1))), rt::in<int>(2)));
+  EXPECT_THROW(rt::sync(r), rt::TaskError);
+}
+
+TEST(Registry, FindsRegisteredCes) {
+  EXPECT_EQ(rt::find_ce("TestCEI", "scale_add"), &scale_add);
+  EXPECT_EQ(rt::find_ce("TestCEI", "nope"), nullptr);
+}
+
+TEST(Runtime, CpuPlatformFromEnvironment) {
+  auto& r = rt::Runtime::instance();
+  ASSERT_NE(r.find_platform("cpu"), nullptr);
+  EXPECT_EQ(r.find_platform("cpu")->workers(), 4u);
+  EXPECT_STREQ(r.platforms()[0]->kind(), "cpu");
+  ASSERT_NE(r.policy(), nullptr);
+}

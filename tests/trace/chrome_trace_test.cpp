@@ -1,0 +1,119 @@
+#include <cei/rt/trace/chrome_trace.hpp>
+
+#include "known_run.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace cei::rt::trace {
+namespace {
+
+using nlohmann::json;
+using test::KnownRun;
+
+json trace_of_known_run() {
+  KnownRun run;
+  Recorder rec(run.origin);
+  std::ostringstream out;
+  rec.on_finish([&](const RunRecord& r) { write_chrome_trace(r, out); });
+  run.play(rec);
+  return json::parse(out.str());
+}
+
+std::map<int, std::string> process_names(const json& ev) {
+  std::map<int, std::string> names;
+  for (const auto& e : ev)
+    if (e["ph"] == "M" && e["name"] == "process_name")
+      names[e["pid"].get<int>()] = e["args"]["name"].get<std::string>();
+  return names;
+}
+
+TEST(ChromeTrace, EveryTaskIsASliceOnItsPlatformWithTimesAndForecasts) {
+  const json doc = trace_of_known_run();
+  const json& ev = doc.at("traceEvents");
+  const auto procs = process_names(ev);
+  ASSERT_EQ(procs.size(), 2u);
+
+  std::map<std::uint64_t, json> tasks;
+  for (const auto& e : ev)
+    if (e["ph"] == "X" && e["cat"] == "task") tasks[e["args"]["task"].get<std::uint64_t>()] = e;
+  ASSERT_EQ(tasks.size(), 4u);
+  const char* platform[] = {"cpu (cpu)", "cpu (cpu)", "opencl0 (opencl)", "cpu (cpu)"};
+  const char* ce[] = {"init", "init", "multiply", "multiply"};
+  for (std::uint64_t id = 1; id <= 4; ++id) {
+    const json& e = tasks.at(id);
+    EXPECT_EQ(procs.at(e["pid"].get<int>()), platform[id - 1]) << "task " << id;
+    EXPECT_EQ(e["name"], ce[id - 1]);
+    EXPECT_NEAR(e["ts"].get<double>(), KnownRun::kTimes[id - 1][0] * 1e3, 1e-3);
+    EXPECT_NEAR(e["dur"].get<double>(),
+                (KnownRun::kTimes[id - 1][1] - KnownRun::kTimes[id - 1][0]) * 1e3, 1e-3);
+    const json& f = e["args"]["forecasts"];
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[0]["platform"], "cpu");
+    EXPECT_EQ(f[1]["platform"], "opencl0");
+    EXPECT_NEAR(f[0]["end_s"].get<double>(), 0.05 * id, 1e-12);
+    EXPECT_EQ(f[0]["time_from"], "regression");
+    EXPECT_EQ(f[1]["energy_from"], "default");
+    EXPECT_EQ(e["args"]["policy"], "dynperf");
+    EXPECT_EQ(e["args"]["chosen"], id == 3 ? "opencl0" : "cpu");
+  }
+  EXPECT_EQ(tasks.at(3)["args"]["implementation"], "opencl");
+  const json& data = tasks.at(3)["args"]["data"];
+  ASSERT_EQ(data.size(), 3u);
+  EXPECT_EQ(data[2]["version"], "d3v1");
+  EXPECT_EQ(data[2]["dir"], "out");
+  EXPECT_EQ(data[2]["bytes"], 16000);
+}
+
+TEST(ChromeTrace, TracksAreNamedAndTasksOnOneLaneShareATrack) {
+  const json ev = trace_of_known_run().at("traceEvents");
+  std::set<std::pair<int, int>> named;
+  for (const auto& e : ev)
+    if (e["ph"] == "M" && e["name"] == "thread_name")
+      named.insert({e["pid"].get<int>(), e["tid"].get<int>()});
+  std::set<std::pair<int, int>> used;
+  for (const auto& e : ev)
+    if (e["ph"] == "X") used.insert({e["pid"].get<int>(), e["tid"].get<int>()});
+  EXPECT_EQ(named, used);
+  // cpu lanes 0 and 1, the device queue, and two tracks for the overlapping transfers.
+  EXPECT_EQ(used.size(), 5u);
+}
+
+TEST(ChromeTrace, TransfersCarryBytesAndDirectionAndNeverOverlapOnATrack) {
+  const json ev = trace_of_known_run().at("traceEvents");
+  std::vector<json> transfers;
+  for (const auto& e : ev)
+    if (e["ph"] == "X" && e["cat"] == "transfer") transfers.push_back(e);
+  ASSERT_EQ(transfers.size(), 3u);
+  EXPECT_EQ(transfers[0]["args"]["bytes"], 4000);
+  EXPECT_EQ(transfers[0]["args"]["direction"], "to_device");
+  EXPECT_EQ(transfers[2]["args"]["direction"], "to_host");
+  EXPECT_NE(transfers[0]["tid"], transfers[1]["tid"]);  // they overlap in time
+  for (const auto& t : transfers) EXPECT_GE(t["tid"].get<int>(), kTransferTrackBase);
+}
+
+TEST(ChromeTrace, FlowArrowsJoinEveryProducerToItsConsumer) {
+  const json ev = trace_of_known_run().at("traceEvents");
+  std::map<std::uint64_t, json> starts, finishes;
+  for (const auto& e : ev) {
+    if (e["ph"] == "s") starts[e["id"].get<std::uint64_t>()] = e;
+    if (e["ph"] == "f") finishes[e["id"].get<std::uint64_t>()] = e;
+  }
+  ASSERT_EQ(starts.size(), 4u);  // d1v2, d2v2 into t3; d3v1, d2v2 into t4
+  ASSERT_EQ(finishes.size(), 4u);
+  std::multiset<std::string> versions;
+  for (const auto& [id, s] : starts) {
+    ASSERT_TRUE(finishes.contains(id));
+    EXPECT_EQ(s["name"], finishes[id]["name"]);
+    EXPECT_LE(s["ts"].get<double>(), finishes[id]["ts"].get<double>());
+    versions.insert(s["name"].get<std::string>());
+  }
+  EXPECT_EQ(versions, (std::multiset<std::string>{"d1v2", "d2v2", "d2v2", "d3v1"}));
+}
+
+}  // namespace
+}  // namespace cei::rt::trace

@@ -1,0 +1,87 @@
+#include <cei/rt/trace/run_summary.hpp>
+
+#include "known_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace cei::rt::trace {
+namespace {
+
+Summary summary_of_known_run() {
+  test::KnownRun run;
+  Recorder rec(run.origin);
+  run.play(rec);
+  return summarize(rec.snapshot());
+}
+
+const SummaryRow& row(const Summary& s, const std::string& ce, const std::string& platform) {
+  for (const auto& r : s.rows)
+    if (r.ce == ce && r.platform == platform) return r;
+  throw std::runtime_error("no row " + ce + " on " + platform);
+}
+
+TEST(RunSummary, TaskCountsEqualTheTasksSubmitted) {
+  const Summary s = summary_of_known_run();
+  ASSERT_EQ(s.rows.size(), 3u);
+  std::size_t total = 0;
+  for (const auto& r : s.rows) total += r.tasks;
+  EXPECT_EQ(total, 4u);
+  EXPECT_EQ(row(s, "MatmulCEI::init", "cpu").tasks, 2u);
+  EXPECT_EQ(row(s, "MatmulCEI::multiply", "cpu").tasks, 1u);
+  EXPECT_EQ(row(s, "MatmulCEI::multiply", "opencl0").tasks, 1u);
+  EXPECT_EQ(s.policy, "dynperf");
+  EXPECT_NEAR(s.makespan_s, 0.060, 1e-9);
+}
+
+TEST(RunSummary, CountsTasksThatNeverStartedOnTheChosenPlatform) {
+  test::FixedPlatform cpu{"cpu", "cpu", 1};
+  test::FixedTask t(1, test::kInit, {});
+  Recorder rec;
+  const Candidate c[] = {{&cpu, {}}};
+  rec.task_submitted(t, {}, c, 0, "static");
+  const Summary s = summarize(rec.snapshot());
+  ASSERT_EQ(s.rows.size(), 1u);
+  EXPECT_EQ(s.rows[0].platform, "cpu");
+  EXPECT_EQ(s.rows[0].tasks, 1u);
+  EXPECT_EQ(s.rows[0].busy_s, 0.0);
+}
+
+TEST(RunSummary, BusyTimeEnergyWithItsSourceCostAndBytes) {
+  const Summary s = summary_of_known_run();
+  const SummaryRow& init = row(s, "MatmulCEI::init", "cpu");
+  EXPECT_NEAR(init.busy_s, 0.022, 1e-9);
+  // Task 1 measured 0.5 J; task 2 reported none, so its forecast (1 J, regression) counts.
+  EXPECT_NEAR(init.energy_j, 1.5, 1e-12);
+  EXPECT_EQ(init.energy_source, "mixed");
+  const SummaryRow& gpu = row(s, "MatmulCEI::multiply", "opencl0");
+  EXPECT_NEAR(gpu.busy_s, 0.025, 1e-9);
+  EXPECT_NEAR(gpu.energy_j, 2.0, 1e-12);
+  EXPECT_EQ(gpu.energy_source, "default");
+  EXPECT_NEAR(gpu.cost, 0.02, 1e-12);
+  EXPECT_EQ(gpu.bytes_moved, 8000u);  // its two inputs went to the device
+  EXPECT_EQ(row(s, "MatmulCEI::multiply", "cpu").bytes_moved, 16000u);
+}
+
+TEST(RunSummary, PrintsAnAlignedTable) {
+  const std::string text = format_summary(summary_of_known_run());
+  std::istringstream in(text);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 1 + 1 + 1 + 3 + 1 + 1u);  // title, head, rule, rows, rule, total
+  EXPECT_NE(lines[0].find("makespan 0.060 s"), std::string::npos);
+  EXPECT_NE(lines[0].find("dynperf"), std::string::npos);
+  // Right-aligned numbers: every row's "tasks" column ends where the header's does.
+  const std::size_t tasks_end = lines[1].find("tasks") + 5;
+  for (std::size_t i : {3u, 4u, 5u, 7u}) {
+    ASSERT_GT(lines[i].size(), tasks_end);
+    EXPECT_NE(lines[i][tasks_end - 1], ' ') << lines[i];
+    EXPECT_EQ(lines[i][tasks_end], ' ') << lines[i];
+  }
+  EXPECT_EQ(lines[7].rfind("total", 0), 0u);
+  EXPECT_NE(lines[7].find(" 4 "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cei::rt::trace
