@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <sys/resource.h>
+
 namespace cei::bench {
 
 namespace {
@@ -81,8 +83,18 @@ struct Device {
     if (in1) clSetKernelArg(k, i++, sizeof in1, &in1);
     clSetKernelArg(k, i++, sizeof out, &out);
     std::size_t g[2] = {rows, cols};
-    check(clEnqueueNDRangeKernel(q, k, 2, nullptr, g, nullptr, 0, nullptr, nullptr), "kernel");
+    cl_event ev;
+    check(clEnqueueNDRangeKernel(q, k, 2, nullptr, g, nullptr, 0, nullptr, &ev), "kernel");
+    kernels.push_back(ev);
   }
+  // Summed durations of the kernels run so far (complete: every program ends with a blocking read).
+  double kernel_seconds() {
+    double s = 0;
+    for (cl_event e : kernels) s += span(e);
+    kernels.clear();
+    return s;
+  }
+  std::vector<cl_event> kernels;
   // Blocking copies; each returns its profiled duration.
   double write(cl_mem m, std::size_t bytes, const float* src) {
     cl_event ev;
@@ -102,6 +114,13 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
 HandResult handwritten_pipeline(const std::vector<Image>& frames,
                                 const std::vector<std::string>& stages, Keep keep) {
   Device d;
@@ -110,6 +129,7 @@ HandResult handwritten_pipeline(const std::vector<Image>& frames,
     if (!ks.count(s)) ks[s] = d.kernel(s.c_str());
   const std::size_t last = stages.size() - 1;
   HandResult res;
+  const double cpu0 = cpu_seconds();
   auto t0 = std::chrono::steady_clock::now();
   for (const Image& f : frames) {
     std::size_t rows = f.extent(0), cols = f.extent(1), bytes = f.size() * sizeof(float);
@@ -128,6 +148,8 @@ HandResult handwritten_pipeline(const std::vector<Image>& frames,
     clReleaseMemObject(b);
   }
   res.total_s = seconds_since(t0);
+  res.cpu_s = cpu_seconds() - cpu0;
+  res.kernel_s = d.kernel_seconds();
   for (auto& [name, k] : ks) clReleaseKernel(k);
   return res;
 }
@@ -136,6 +158,7 @@ HandResult handwritten_matmul(const Image& A, const Image& B, int steps, Keep ke
   Device d;
   cl_kernel k = d.kernel("matmul");
   HandResult res;
+  const double cpu0 = cpu_seconds();
   auto t0 = std::chrono::steady_clock::now();
   std::size_t n = A.extent(0), bytes = A.size() * sizeof(float);
   cl_mem a = d.buffer(bytes), b = d.buffer(bytes), c = d.buffer(bytes);
@@ -153,6 +176,8 @@ HandResult handwritten_matmul(const Image& A, const Image& B, int steps, Keep ke
   }
   res.outputs.push_back(std::move(out));
   res.total_s = seconds_since(t0);
+  res.cpu_s = cpu_seconds() - cpu0;
+  res.kernel_s = d.kernel_seconds();
   for (cl_mem m : {a, b, c}) clReleaseMemObject(m);
   clReleaseKernel(k);
   return res;

@@ -10,10 +10,15 @@ namespace cei::bench {
 
 struct HandResult {
   double total_s = 0, transfer_s = 0;  // transfer: summed write/read event durations (all exposed)
+  double kernel_s = 0;                 // summed kernel event durations
+  double cpu_s = 0;                    // process CPU time over the same interval as total_s
   std::vector<Image> outputs;
 };
 
 // How much the program keeps on the device between kernels.
+// CPU time (user + system) of the whole process so far.
+double cpu_seconds();
+
 enum class Keep {
   Nothing,  // copy in, kernel, copy out for every kernel: the paper's GPU scenario
   Chain,    // copy in once per frame (matmul: per run), chain the kernels, copy out once

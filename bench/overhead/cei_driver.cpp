@@ -44,14 +44,16 @@ const rt::ParamInfo gather_p[] = {
     {"o6", Dir::In, &rt::type_ops<V>()},   {"o7", Dir::In, &rt::type_ops<V>()}};
 static_assert(std::size(gather_p) == kFan + 1);
 
-const rt::CeInfo empty_ce{"empty", "OverheadCEI", false, nullptr, 0, nullptr, nothing_v, 1, nullptr};
+const rt::CeInfo empty_ce{"empty", "OverheadCEI", false, nullptr, 0,
+                          nullptr, nothing_v,     1,     nullptr};
 const rt::CeInfo gate_ce{"gate", "OverheadCEI", false, nullptr, 0, nullptr, gate_v, 1, nullptr};
-const rt::CeInfo gate_on_ce{"gate_on", "OverheadCEI", false, step_p, 1, nullptr, gate_v, 1, nullptr};
+const rt::CeInfo gate_on_ce{"gate_on", "OverheadCEI", false, step_p, 1,
+                            nullptr,   gate_v,        1,     nullptr};
 const rt::CeInfo step_ce{"step", "OverheadCEI", false, step_p, 1, nullptr, nothing_v, 1, nullptr};
-const rt::CeInfo spread_ce{"spread", "OverheadCEI", false, spread_p, 2, nullptr, nothing_v, 1,
-                           nullptr};
-const rt::CeInfo gather_ce{"gather", "OverheadCEI", false, gather_p, kFan + 1, nullptr, nothing_v,
-                           1, nullptr};
+const rt::CeInfo spread_ce{"spread", "OverheadCEI", false, spread_p, 2,
+                           nullptr,  nothing_v,     1,     nullptr};
+const rt::CeInfo gather_ce{"gather", "OverheadCEI", false, gather_p, kFan + 1,
+                           nullptr,  nothing_v,     1,     nullptr};
 
 struct Data {
   V s{0};

@@ -19,6 +19,8 @@ struct Sample {
   double bytes_per_task = 0;  // heap held per task that is submitted but cannot run yet
 };
 
-inline std::size_t fan_groups(std::size_t tasks) { return tasks / (kFan + 2); }
+inline std::size_t fan_groups(std::size_t tasks) {
+  return tasks / (kFan + 2);
+}
 
 }  // namespace bench

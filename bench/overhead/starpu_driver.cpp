@@ -96,7 +96,9 @@ StarPU::StarPU(const std::string& scheduler, int cpus) {
   if (starpu_init(&conf) != 0) throw std::runtime_error("starpu_init failed");
 }
 
-StarPU::~StarPU() { starpu_shutdown(); }
+StarPU::~StarPU() {
+  starpu_shutdown();
+}
 
 double StarPU::time(const std::string& pattern, std::size_t tasks) {
   Data d;

@@ -32,6 +32,9 @@ class Evaluator {
         return args_.extent(n.par, n.dim);
       case Node::Kind::Index: {
         require(n, static_cast<int>(n.kids.size()));
+        if (args_.rank(n.par) != static_cast<int>(n.kids.size()))
+          fail(n, "par" + std::to_string(n.par) + " has rank " + std::to_string(args_.rank(n.par)) +
+                      " but " + std::to_string(n.kids.size()) + " subscript(s)");
         std::vector<std::int64_t> index;
         for (std::size_t d = 0; d < n.kids.size(); ++d) {
           const std::int64_t i = eval(*n.kids[d]);

@@ -38,7 +38,7 @@ function(cei_add_application NAME)
   # builtin headers (clang's resource dir) so that the system headers parse.
   set(incs "$<TARGET_PROPERTY:${NAME},INCLUDE_DIRECTORIES>")
   set(defs "$<TARGET_PROPERTY:${NAME},COMPILE_DEFINITIONS>")
-  set(ceic_args "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>" "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>"
+  set(ceic_args "$<$<BOOL:${incs}>:-I$<JOIN:${incs},$<SEMICOLON>-I>>" "$<$<BOOL:${defs}>:-D$<JOIN:${defs},$<SEMICOLON>-D>>"
                 "-std=c++20")
   set(ceic "$<TARGET_FILE:CEI::ceic>")
 

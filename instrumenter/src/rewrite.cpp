@@ -632,8 +632,14 @@ std::optional<std::string> instrument_source(const std::string& source,
   SourceManager& sm = ctx.getSourceManager();
   Rewriter rewriter(sm, ctx.getLangOpts());
   SourceLocation start = sm.getLocForStartOfFile(sm.getMainFileID());
-  for (const auto& e : planner.edits().outermost())
+  llvm::StringRef original = sm.getBufferData(sm.getMainFileID());
+  for (auto e : planner.edits().outermost()) {
+    // Keep every following line where it was (#line): a call that spanned lines still does.
+    auto lines = original.substr(e.begin, e.end - e.begin).count('\n');
+    auto kept = static_cast<std::size_t>(std::count(e.text.begin(), e.text.end(), '\n'));
+    if (kept < lines) e.text.append(lines - kept, '\n');
     rewriter.ReplaceText(start.getLocWithOffset(e.begin), e.end - e.begin, e.text);
+  }
   std::string body;
   if (const RewriteBuffer* buf = rewriter.getRewriteBufferFor(sm.getMainFileID()))
     body = std::string(buf->begin(), buf->end());

@@ -45,7 +45,9 @@ CpuPlatform::CpuPlatform(Runtime& rt, std::string name, std::size_t threads)
     });
 }
 
-CpuPlatform::~CpuPlatform() { shutdown(); }
+CpuPlatform::~CpuPlatform() {
+  shutdown();
+}
 
 void CpuPlatform::shutdown() {
   queue_.stop();
@@ -117,8 +119,8 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
     if (auto e = a.in->error()) return t->finish(e);  // a failed input: do not run
     if (!a.in->host()) {
       if (t->fetched_inputs)
-        return t->finish(std::make_exception_ptr(
-            std::runtime_error("could not bring an input to the host")));
+        return t->finish(
+            std::make_exception_ptr(std::runtime_error("could not bring an input to the host")));
       return fetch_inputs(t);
     }
   }

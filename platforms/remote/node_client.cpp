@@ -34,9 +34,23 @@ struct NodeClient::Impl {
   }
 
   static std::string body_of(http::http_response& resp) {
-    Concurrency::streams::container_buffer<std::string> buf;
-    resp.body().read_to_end(buf).get();
-    return std::move(buf.collection());
+    auto announced = resp.headers().content_length();
+    if (announced == 0) {
+      Concurrency::streams::container_buffer<std::string> buf;
+      resp.body().read_to_end(buf).get();
+      return std::move(buf.collection());
+    }
+    // Straight into storage of the announced size: no growing, no second copy.
+    std::string bytes(announced, '\0');
+    auto buf = resp.body().streambuf();
+    std::size_t got = 0;
+    while (got < bytes.size()) {
+      std::size_t n = buf.getn(reinterpret_cast<uint8_t*>(bytes.data()) + got, bytes.size() - got).get();
+      if (n == 0) break;
+      got += n;
+    }
+    if (got != bytes.size()) throw std::runtime_error("response shorter than its Content-Length");
+    return bytes;
   }
 
   // Sends, and turns every failure into a NodeError.

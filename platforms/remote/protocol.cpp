@@ -78,7 +78,7 @@ TaskRequest parse_task_request(std::string_view body) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(body);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
     throw ProtocolError(400, std::string("malformed JSON: ") + e.what());
   }
   if (!j.is_object()) throw ProtocolError(400, "task: the body must be a JSON object");

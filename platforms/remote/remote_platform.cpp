@@ -386,7 +386,7 @@ void RemoteReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
   }).detach();
 }
 
-// CEI_REMOTE="name=url,token=T[,timeout_ms=N][,per_gb=P][,per_hour=P];name2=..."
+// CEI_REMOTE="name=url,token=T[,timeout_ms=N][,retry_ms=N][,per_gb=P][,per_hour=P];name2=..."
 void add_from_env(rt::Runtime& rt) {
   const char* env = std::getenv("CEI_REMOTE");
   if (!env) return;
@@ -408,6 +408,8 @@ void add_from_env(rt::Runtime& rt) {
         token = v;
       } else if (k == "timeout_ms") {
         o.timeout = std::chrono::milliseconds(std::stol(v));
+      } else if (k == "retry_ms") {
+        o.retry_after = std::chrono::milliseconds(std::stol(v));
       } else if (k == "per_gb") {
         o.price_per_gb = std::stod(v);
       } else if (k == "per_hour") {

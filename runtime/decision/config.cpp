@@ -2,9 +2,12 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <sstream>
 
 namespace cei::rt {
@@ -107,10 +110,13 @@ class Reader {
     return v;
   }
 
-  std::int64_t integer(const toml::node& n, const std::string& key, std::int64_t min) const {
+  // `max`: what the field's own type holds (an int, megabytes that become bytes).
+  std::int64_t integer(const toml::node& n, const std::string& key, std::int64_t min,
+                       std::int64_t max = std::numeric_limits<int>::max()) const {
     auto i = n.value_exact<std::int64_t>();
     if (!i) fail(n, key, "expected an integer, got " + type_name(n));
     if (*i < min) fail(n, key, "must be >= " + std::to_string(min));
+    if (*i > max) fail(n, key, "must be <= " + std::to_string(max));
     return *i;
   }
 
@@ -225,7 +231,9 @@ PlatformConfig read_platform(const Reader& r, const std::string& name, const tom
     p.device_match = r.string(*n, path + ".device");
   if (auto* n = type_only("naive", PlatformType::OpenCL)) p.naive = r.boolean(*n, path + ".naive");
   if (auto* n = type_only("memory_mb", PlatformType::OpenCL))
-    p.memory_cap_bytes = static_cast<std::size_t>(r.integer(*n, path + ".memory_mb", 1)) << 20;
+    p.memory_cap_bytes = static_cast<std::size_t>(
+        r.integer(*n, path + ".memory_mb", 1, std::numeric_limits<std::int64_t>::max() >> 20))
+        << 20;
   auto* url = type_only("url", PlatformType::Remote);
   auto* token = type_only("token", PlatformType::Remote);
   if (pt == PlatformType::Remote) {
@@ -283,6 +291,14 @@ void read_policy(const Reader& r, const toml::node& node, Config& cfg) {
 
 Config parse_config(std::string_view toml_text, const std::string& file_name) {
   Reader r(file_name);
+  // toml++ 3.3 reaches __builtin_unreachable() on some non-ASCII characters (upstream issues
+  // #190, #295; found by tests/fuzz): undefined behaviour. The config is ASCII: refuse the rest.
+  if (auto bad = std::find_if(toml_text.begin(), toml_text.end(),
+                              [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+      bad != toml_text.end()) {
+    throw ConfigError(file_name, 1 + static_cast<int>(std::count(toml_text.begin(), bad, '\n')),
+                      "(syntax)", "non-ASCII character: the platform config is plain ASCII");
+  }
   toml::table doc;
   try {
     doc = toml::parse(toml_text, file_name);
@@ -309,7 +325,8 @@ Config parse_config(std::string_view toml_text, const std::string& file_name) {
     if (auto* p = t.get("retries"))
       cfg.failure.retries = static_cast<int>(r.integer(*p, "failure.retries", 0));
     if (auto* p = t.get("timeout_ms"))
-      cfg.failure.timeout_ms = r.integer(*p, "failure.timeout_ms", 0);
+      cfg.failure.timeout_ms =
+          r.integer(*p, "failure.timeout_ms", 0, std::numeric_limits<long>::max());
   }
   if (auto* n = doc.get("profile")) {
     const auto& t = r.table(*n, "profile");

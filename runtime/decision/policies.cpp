@@ -1,5 +1,6 @@
 #include <cei/rt/decision/policies.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string_view>
@@ -32,9 +33,17 @@ bool earlier(const Forecast& a, const Forecast& b) {
   return a.end_s < b.end_s;
 }
 
-// Relative equality for sums of products of forecasts (rounding makes exact ties inexact).
-bool nearly_equal(double a, double b) {
-  return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
+// Whether a and b are worth the same at `rate`: E_a + rate*end_a == E_b + rate*end_b up to
+// rounding. Compared as differences, so that the tolerance follows the trade at stake (a few mJ)
+// and not the absolute end times (an hour into a run, 5 J/s * 3600 s dwarfs them), plus the
+// rounding those absolute times carry.
+bool same_worth(const Forecast& a, const Forecast& b, double rate) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  const double de = a.energy_j - b.energy_j, dt = rate * (a.end_s - b.end_s);
+  const double rounding = 8 * eps *
+                          (rate * std::max(std::abs(a.end_s), std::abs(b.end_s)) +
+                           std::max(std::abs(a.energy_j), std::abs(b.energy_j)));
+  return std::abs(de + dt) <= 1e-9 * std::max(std::abs(de), std::abs(dt)) + rounding;
 }
 
 std::size_t index_of(std::span<const Candidate> cs, const std::string& platform) {
@@ -52,8 +61,7 @@ std::size_t DynPerf::choose(const CeInfo&, std::span<const Candidate> cs) {
 std::size_t DynEn::choose(const CeInfo&, std::span<const Candidate> cs) {
   const double rate = rate_;
   return best_by(cs, [rate](const Forecast& a, const Forecast& b) {
-    const double sa = a.energy_j + rate * a.end_s, sb = b.energy_j + rate * b.end_s;
-    if (!nearly_equal(sa, sb)) return sa < sb;
+    if (!same_worth(a, b, rate)) return (a.energy_j - b.energy_j) + rate * (a.end_s - b.end_s) < 0;
     if (a.energy_j != b.energy_j) return a.energy_j < b.energy_j;
     return a.end_s < b.end_s;
   });

@@ -22,7 +22,9 @@ void notify_host_alias_released() {
   alias_cv.notify_all();
 }
 
-std::uint64_t fresh_datum_id() { return unnamed_ids.fetch_add(1, std::memory_order_relaxed); }
+std::uint64_t fresh_datum_id() {
+  return unnamed_ids.fetch_add(1, std::memory_order_relaxed);
+}
 
 Analyzer::Datum& Analyzer::datum(void* address, const void* root, const TypeOps& type) {
   auto [it, added] = by_address_.try_emplace(address);
@@ -108,7 +110,8 @@ void Analyzer::assign(const TypeOps& type, void* target, const void* root, Versi
 
 std::vector<void*> Analyzer::data_under(const void* root) {
   std::vector<void*> found;
-  if (auto it = by_address_.find(root); it != by_address_.end()) found.push_back(it->second.address);
+  if (auto it = by_address_.find(root); it != by_address_.end())
+    found.push_back(it->second.address);
   if (auto it = by_root_.find(root); it != by_root_.end())
     found.insert(found.end(), it->second.begin(), it->second.end());
   return found;

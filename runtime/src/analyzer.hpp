@@ -39,7 +39,7 @@ class Analyzer {
     void* address;
     const void* root;
     const TypeOps* type;
-    VersionPtr latest;  // null: the host object holds the latest value
+    VersionPtr latest;                  // null: the host object holds the latest value
     std::weak_ptr<Version> host_alias;  // tasks reading the host object in place
     std::uint32_t next_number = 1;
   };

@@ -70,7 +70,9 @@ bool register_platform_factory(const char* name, PlatformFactory f) {
   return true;
 }
 
-bool observing() noexcept { return any_observer.load(std::memory_order_acquire); }
+bool observing() noexcept {
+  return any_observer.load(std::memory_order_acquire);
+}
 
 void observe_task_started(Task& t, const Platform& p, int lane) {
   impl(&t)->lane = lane;
@@ -96,8 +98,8 @@ RuntimeCore::RuntimeCore()
 Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n) {
   if (in_flight.load(std::memory_order_relaxed) >= max_in_flight_)
     wait_in_flight(max_in_flight_ / 2);
-  auto t = std::make_shared<TaskImpl>(*this, next_task_.fetch_add(1, std::memory_order_relaxed),
-                                      ce, n + (ce.result ? 1 : 0));
+  auto t = std::make_shared<TaskImpl>(*this, next_task_.fetch_add(1, std::memory_order_relaxed), ce,
+                                      n + (ce.result ? 1 : 0));
   Version* result = analyzer_.build_args(*t, args, n);
   t->self = t;
   in_flight.fetch_add(1, std::memory_order_relaxed);
@@ -222,14 +224,18 @@ Runtime& Runtime::instance() {
   return *rt;
 }
 
-Runtime* Runtime::if_started() noexcept { return started.load(std::memory_order_acquire); }
+Runtime* Runtime::if_started() noexcept {
+  return started.load(std::memory_order_acquire);
+}
 
 void Runtime::add_platform(std::unique_ptr<Platform> p) {
   impl_->platforms.push_back(p.get());
   impl_->owned.push_back(std::move(p));
 }
 
-std::span<Platform* const> Runtime::platforms() const { return impl_->platforms; }
+std::span<Platform* const> Runtime::platforms() const {
+  return impl_->platforms;
+}
 
 Platform* Runtime::find_platform(std::string_view name) const {
   for (Platform* p : impl_->platforms)
@@ -240,24 +246,38 @@ Platform* Runtime::find_platform(std::string_view name) const {
 void Runtime::set_policy(std::unique_ptr<Policy> p) {
   impl_->policy = p ? std::move(p) : std::make_unique<FirstFeasible>();
 }
-Policy* Runtime::policy() const { return impl_->policy.get(); }
-void Runtime::set_profiles(std::unique_ptr<Profiles> p) { impl_->profiles = std::move(p); }
-Profiles* Runtime::profiles() const { return impl_->profiles.get(); }
+Policy* Runtime::policy() const {
+  return impl_->policy.get();
+}
+void Runtime::set_profiles(std::unique_ptr<Profiles> p) {
+  impl_->profiles = std::move(p);
+}
+Profiles* Runtime::profiles() const {
+  return impl_->profiles.get();
+}
 
 double Runtime::now_s() const {
   return std::chrono::duration<double>(Clock::now() - impl_->start).count();
 }
 
-std::size_t Runtime::tasks_in_flight() const { return impl_->in_flight.load(); }
+std::size_t Runtime::tasks_in_flight() const {
+  return impl_->in_flight.load();
+}
 
-void Runtime::drain() { impl_->wait_in_flight(0); }
+void Runtime::drain() {
+  impl_->wait_in_flight(0);
+}
 
 // ---- api.hpp ----
 
 namespace detail {
 
-void retain(Version* v) noexcept { impl(v)->handle_retain(); }
-void release(Version* v) noexcept { impl(v)->handle_release(); }
+void retain(Version* v) noexcept {
+  impl(v)->handle_retain();
+}
+void release(Version* v) noexcept {
+  impl(v)->handle_release();
+}
 
 Version* submit(const CeInfo& ce, ArgSpec* args, std::size_t n) {
   return Runtime::instance().impl().submit(ce, args, n);
@@ -268,6 +288,7 @@ void assign(const TypeOps& type, void* target, const void* root, Version* v) {
 }
 
 void get(Version* v, void* dst) {
+  if (!v) return;  // a void CE: nothing to wait for (api.hpp's Pending<void>)
   void* value = wait_host(*v);
   if (!dst) return;
   auto* vi = impl(v);

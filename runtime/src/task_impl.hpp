@@ -39,7 +39,9 @@ class TaskImpl final : public Task {
   Timing timing_;
 };
 
-inline TaskImpl* impl(Task* t) { return static_cast<TaskImpl*>(t); }
+inline TaskImpl* impl(Task* t) {
+  return static_cast<TaskImpl*>(t);
+}
 
 // The exception the program sees for a failed task: a TaskError naming the CE (kept as is when
 // it already is one, e.g. a failure propagated from an input).

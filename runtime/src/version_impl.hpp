@@ -83,7 +83,9 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   std::shared_ptr<VersionImpl> held_by_handles_;
 };
 
-inline VersionImpl* impl(Version* v) { return static_cast<VersionImpl*>(v); }
+inline VersionImpl* impl(Version* v) {
+  return static_cast<VersionImpl*>(v);
+}
 
 // Wakes sync()/scope ends waiting for the program's objects to have no in-place readers.
 void notify_host_alias_released();

@@ -57,8 +57,9 @@ void install_observers_from_env() {
     });
     recording = true;
   }
-  if (recording) add_observer(recorder);
+  // Progress first: its last line then comes before the summary's table.
   if (env_on("CEI_PROGRESS")) add_observer(std::make_shared<trace::Progress>(stderr));
+  if (recording) add_observer(recorder);
   if (log().should_log(spdlog::level::debug)) add_observer(std::make_shared<trace::DecisionLog>());
 }
 

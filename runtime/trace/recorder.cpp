@@ -18,10 +18,10 @@ PlatformRecord describe(const Platform& p) { return {p.name(), p.kind(), p.worke
 // them changes nothing.
 Task& readable(const Task& t) { return const_cast<Task&>(t); }
 
-std::vector<DataUse> data_uses(const Task& t, bool outputs_only) {
+std::vector<DataUse> data_uses(const Task& t) {
   std::vector<DataUse> uses;
   for (const TaskArg& a : readable(t).args()) {
-    if (!outputs_only && a.in) uses.push_back({version_name(*a.in), Dir::In, a.in->bytes()});
+    if (a.in) uses.push_back({version_name(*a.in), Dir::In, a.in->bytes()});
     if (a.out) uses.push_back({version_name(*a.out), Dir::Out, a.out->bytes()});
   }
   return uses;
@@ -78,7 +78,7 @@ void Recorder::task_submitted(const Task& t, std::span<const Dependency> deps,
   r.id = t.id();
   r.ce = t.ce().name;
   r.interface_name = t.ce().interface_name;
-  r.data = data_uses(t, false);
+  r.data = data_uses(t);
   r.deps.assign(deps.begin(), deps.end());
   for (const Candidate& c : candidates) {
     r.forecasts.push_back({c.platform->name(), c.forecast});
@@ -100,7 +100,7 @@ void Recorder::task_started(const Task& t, const Platform& p, int lane) {
 void Recorder::task_finished(const Task& t, const Platform& p, int lane, bool failed) {
   const Task::Timing& timing = readable(t).timing();
   push(Finished{t.id(), describe(p), lane, failed, Clock::now(), timing,
-                implementation(t.ce(), timing.version_index), data_uses(t, true)});
+                implementation(t.ce(), timing.version_index), data_uses(t)});
 }
 
 void Recorder::transfer(const TransferEvent& e) {
@@ -153,9 +153,9 @@ RunRecord Recorder::snapshot() const {
                                                        : f->at;
       r.end = f->timing.end != Clock::time_point{} ? f->timing.end : f->at;
       r.started = true;
-      for (const DataUse& out : f->outputs)
+      for (const DataUse& now : f->data)
         for (DataUse& d : r.data)
-          if (d.dir == Dir::Out && d.version == out.version) d.bytes = out.bytes;
+          if (d.dir == now.dir && d.version == now.version) d.bytes = now.bytes;
     } else if (auto* x = std::get_if<Transferred>(&e->event)) {
       see_platform(x->platform);
       run.transfers.push_back(x->transfer);

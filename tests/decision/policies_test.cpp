@@ -59,6 +59,16 @@ TEST_F(Fixture, DynEnBoundaryInMilliseconds) {
   EXPECT_EQ(p.choose(kMultiply, below), 0u);
 }
 
+// Forecasts are absolute (seconds since the runtime started): an hour into the run the same
+// 2 ms / 10 mJ trade sits at the boundary, although 3600.012 - 3600.010 is not exactly 0.002.
+TEST_F(Fixture, DynEnBoundaryHoldsLateInTheRun) {
+  DynEn p(5);
+  std::vector<Candidate> at{{&gpu, fc(3600.010, 0.060)}, {&cpu, fc(3600.012, 0.050)}};
+  EXPECT_EQ(p.choose(kMultiply, at), 1u);
+  std::vector<Candidate> below{{&gpu, fc(3600.010, 0.060)}, {&cpu, fc(3600.012, 0.0501)}};
+  EXPECT_EQ(p.choose(kMultiply, below), 0u);
+}
+
 TEST_F(Fixture, DynEnRateZeroIsLowestEnergyAndHugeRateIsDynPerf) {
   std::vector<Candidate> cs{{&gpu, fc(1, 10)}, {&cpu, fc(9, 9)}, {&node, fc(4, 20)}};
   EXPECT_EQ(DynEn(0).choose(kMultiply, cs), 1u);

@@ -122,6 +122,25 @@ TEST(OpenCLPlatform, ChainOfTenKernelsMovesTheDatumOnceEachWay) {
   EXPECT_GT(s.kernel_s, 0);
 }
 
+TEST(OpenCLPlatform, InOrderQueueKeepsChainsAndRenamingRight) {
+  opencl::Options o = options();
+  o.in_order = true;  // waits on the queue's own earlier commands are dropped: order must hold
+  auto p = pocl(o);
+  const std::size_t n = 1 << 14;
+  std::vector<Call> calls;
+  VersionPtr v = HostVersion::of(iota(n));
+  for (int i = 0; i < 10; ++i) {
+    calls.push_back(call(*p, inc_ce, {v}));
+    v = calls.back().result;
+  }
+  auto neg = call(*p, negate_ce, {v});
+  IVec expected = iota(n, 10);
+  for (auto& x : expected) x = -x;
+  EXPECT_EQ(std::static_pointer_cast<HostVersion>(neg.task->args()[0].out)->get<IVec>(), expected);
+  EXPECT_EQ(calls.back().result->get<IVec>(), iota(n, 10));  // renamed: the input is intact
+  EXPECT_EQ(p->stats().writes, 2u);  // the first input, and the renaming copy
+}
+
 TEST(OpenCLPlatform, InOutOnAResidentValueRenamesItsBuffer) {
   auto p = pocl();
   auto first = call(*p, inc_ce, {HostVersion::of(iota(100))});

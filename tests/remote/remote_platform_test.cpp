@@ -49,7 +49,7 @@ class RemotePlatform : public ::testing::Test {
   static void SetUpTestSuite() {
     if (node) return;
     node = std::make_unique<WorkerProcess>();
-    std::string spec = "node1=" + node->url() + ",token=" + node->token() + ",timeout_ms=2000";
+    std::string spec = "node1=" + node->url() + ",token=" + node->token() + ",timeout_ms=2000,retry_ms=30000";
     setenv("CEI_REMOTE", spec.c_str(), 1);
     Runtime::instance().set_policy(std::make_unique<PreferRemote>());
   }

@@ -22,6 +22,10 @@ TEST(Api, ResultOfScalarsIsReturned) {
   EXPECT_EQ(sum, 42);
 }
 
+TEST(Api, VoidResultHasNothingToWaitFor) {
+  EXPECT_NO_THROW(rt::call<void>(nothing).get());
+}
+
 TEST(Api, InoutChainOnOneDatum) {
   std::int64_t x = 5;
   for (int i = 0; i < 1000; ++i) rt::call<void>(increment, rt::inout<std::int64_t>(x));
@@ -41,8 +45,8 @@ TEST(Api, ResultAssignedAndChained) {
   Vec a{1, 2, 3}, b{1, 1, 1}, c;
   rt::assign(c, rt::call<Vec>(combine, rt::in<Vec>(a), rt::in<Vec>(b)));
   // f(g(x)): a pending result feeds the next task directly.
-  Vec d = rt::call<Vec>(combine, rt::in<Vec>(rt::call<Vec>(combine, rt::in<Vec>(c), rt::in<Vec>(b))),
-                        rt::in<Vec>(b));
+  Vec d = rt::call<Vec>(
+      combine, rt::in<Vec>(rt::call<Vec>(combine, rt::in<Vec>(c), rt::in<Vec>(b))), rt::in<Vec>(b));
   EXPECT_EQ(rt::sync(c), (Vec{1, 3, 5}));
   EXPECT_EQ(d, (Vec{1, 9, 17}));
 }
@@ -60,7 +64,7 @@ TEST(Api, HostWriteWaitsForInPlaceReaders) {
   peak = 0;
   auto start = std::chrono::steady_clock::now();
   rt::call<void>(slow_read, rt::in<Vec>(a));  // reads `a` in place for 40 ms
-  rt::sync(a).push_back(4);                    // the program writes `a`
+  rt::sync(a).push_back(4);                   // the program writes `a`
   auto waited = std::chrono::steady_clock::now() - start;
   EXPECT_GE(waited, std::chrono::milliseconds(35));
   EXPECT_EQ(running.load(), 0);
@@ -100,11 +104,11 @@ std::atomic<int> successor_runs{0};
 const rt::ParamInfo checked_params[] = {{"a", rt::Dir::InOut, &rt::type_ops<Vec>()}};
 const rt::NativeVersion checked_versions[] = {
     {"ops", [](void* const* args) { ops::fail_if_negative(at<Vec>(args, 0)); }}};
-const rt::CeInfo checked{"checked", "TestCEI", false, checked_params, 1, nullptr, checked_versions,
-                         1, nullptr};
+const rt::CeInfo checked{"checked", "TestCEI",        false, checked_params, 1,
+                         nullptr,   checked_versions, 1,     nullptr};
 const rt::NativeVersion counted_versions[] = {{"ops", [](void* const*) { ++successor_runs; }}};
-const rt::CeInfo counted{"counted", "TestCEI", false, checked_params, 1, nullptr, counted_versions,
-                         1, nullptr};
+const rt::CeInfo counted{"counted", "TestCEI",        false, checked_params, 1,
+                         nullptr,   counted_versions, 1,     nullptr};
 }  // namespace
 
 TEST(Failure, RethrownAtSyncWithCeNameAndSuccessorsSkipped) {
@@ -140,16 +144,16 @@ TEST(Failure, BarrierRethrows) {
 
 TEST(Failure, PendingResultRethrowsAtGet) {
   static const rt::ParamInfo params[] = {{"a", rt::Dir::In, &rt::type_ops<int>()}};
-  static const rt::NativeVersion versions[] = {{"ops", [](void* const*) {
-                                                  throw std::runtime_error("boom");
-                                                }}};
-  static const rt::CeInfo boom{"boom", "TestCEI", false, params, 1, &rt::type_ops<int>(),
-                               versions, 1, nullptr};
+  static const rt::NativeVersion versions[] = {
+      {"ops", [](void* const*) { throw std::runtime_error("boom"); }}};
+  static const rt::CeInfo boom{"boom",   "TestCEI", false,  params, 1, &rt::type_ops<int>(),
+                               versions, 1,         nullptr};
   auto p = rt::call<int>(boom, rt::in<int>(1));
   EXPECT_THROW(std::move(p).get(), rt::TaskError);
   // and through a successor
   int r = 0;
-  rt::assign(r, rt::call<int>(add, rt::in<int>(rt::call<int>(boom, rt::in<int>(1))), rt::in<int>(2)));
+  rt::assign(r,
+             rt::call<int>(add, rt::in<int>(rt::call<int>(boom, rt::in<int>(1))), rt::in<int>(2)));
   EXPECT_THROW(rt::sync(r), rt::TaskError);
 }
 

@@ -13,15 +13,25 @@ using namespace test_ces;
 namespace rt = cei::rt;
 
 namespace {
-std::size_t heap_in_use() { return mallinfo2().uordblks; }
+std::size_t heap_in_use() {
+  return mallinfo2().uordblks;
+}
 
 void mixed_tasks(int n, Vec& a, Vec& b, std::int64_t& x) {
   for (int i = 0; i < n; ++i) {
     switch (i % 4) {
-      case 0: rt::call<void>(increment, rt::inout<std::int64_t>(x)); break;
-      case 1: rt::call<void>(scale_add, rt::inout<Vec>(a), rt::in<Vec>(b), rt::in<std::int64_t>(1)); break;
-      case 2: rt::call<void>(derive, rt::in<Vec>(a), rt::out<Vec>(b), rt::in<std::int64_t>(0)); break;
-      case 3: rt::call<void>(nothing); break;
+      case 0:
+        rt::call<void>(increment, rt::inout<std::int64_t>(x));
+        break;
+      case 1:
+        rt::call<void>(scale_add, rt::inout<Vec>(a), rt::in<Vec>(b), rt::in<std::int64_t>(1));
+        break;
+      case 2:
+        rt::call<void>(derive, rt::in<Vec>(a), rt::out<Vec>(b), rt::in<std::int64_t>(0));
+        break;
+      case 3:
+        rt::call<void>(nothing);
+        break;
     }
     if (i % 1000 == 999) {
       for (auto& v : rt::sync(a)) v %= 97;

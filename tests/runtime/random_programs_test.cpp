@@ -51,10 +51,11 @@ void run_program(std::uint32_t seed, int steps) {
       }
       case 5:  // f(g(x), y)
         ref[i] = ops::combine(ops::combine(ref[j], ref[k]), ref[i]);
-        rt::assign(d[i], rt::call<Vec>(combine,
-                                       rt::in<Vec>(rt::call<Vec>(combine, rt::in<Vec>(d[j]),
-                                                                 rt::in<Vec>(d[k]))),
-                                       rt::in<Vec>(d[i])));
+        rt::assign(
+            d[i],
+            rt::call<Vec>(combine,
+                          rt::in<Vec>(rt::call<Vec>(combine, rt::in<Vec>(d[j]), rt::in<Vec>(d[k]))),
+                          rt::in<Vec>(d[i])));
         break;
       case 6: {  // a temporary argument
         Vec tmp{c, c + 1, c + 2};

@@ -1,8 +1,8 @@
 // type_ops<T>: the type-erased operations platforms use to move values around.
 #include <cei/rt/type_ops.hpp>
 
-#include <cereal/types/map.hpp>
 #include <gtest/gtest.h>
+#include <cereal/types/map.hpp>
 
 #include <map>
 #include <string>

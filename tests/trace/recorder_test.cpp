@@ -54,6 +54,9 @@ TEST(Recorder, RecordsDataVersionsAndOutputSizesKnownOnlyAtTheEnd) {
   EXPECT_EQ(t3->data[2].version, "d3v1");
   EXPECT_EQ(t3->data[2].dir, Dir::Out);
   EXPECT_EQ(t3->data[2].bytes, 16000u);  // was 0 at submission
+  // Task 4 was submitted before its input d3v1 existed; its size is known once the task ends.
+  EXPECT_EQ(r.find_task(4)->data[0].version, "d3v1");
+  EXPECT_EQ(r.find_task(4)->data[0].bytes, 16000u);
   // An InOut argument reads one version and produces the next.
   const TaskRecord* t1 = r.find_task(1);
   ASSERT_EQ(t1->data.size(), 2u);

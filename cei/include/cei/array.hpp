@@ -74,12 +74,16 @@ class Array {
   template <class Archive>
   void serialize(Archive& ar) {
     ar(extents_, data_);
+    // Loaded bytes come from elsewhere (a worker node): their extents must match their elements.
+    if (data_.size() != count(extents_))
+      throw std::runtime_error("cei::Array: extents do not match the number of elements");
   }
 
  private:
   static std::size_t count(const std::array<std::size_t, Rank>& e) {
     std::size_t n = 1;
-    for (auto v : e) n *= v;
+    for (auto v : e)
+      if (__builtin_mul_overflow(n, v, &n)) throw std::length_error("cei::Array: extents overflow");
     return n;
   }
   std::size_t offset(std::size_t i) const { return i; }

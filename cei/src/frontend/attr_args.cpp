@@ -92,9 +92,11 @@ class ArgParser {
     const std::size_t digits = pos_;
     std::uint64_t v = 0;
     while (!at_end() && std::isdigit(uc())) {
-      v = v * 10 + static_cast<std::uint64_t>(s_[pos_] - '0');
-      if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-        fail("integer too large", a.value_offset);
+      // Checked before multiplying: v * 10 could wrap around 2^64 back into range.
+      constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+      const auto digit = static_cast<std::uint64_t>(s_[pos_] - '0');
+      if (v > (max - digit) / 10) fail("integer too large", a.value_offset);
+      v = v * 10 + digit;
       ++pos_;
     }
     if (pos_ == digits) fail("expected digits", a.value_offset);

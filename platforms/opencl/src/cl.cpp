@@ -55,9 +55,10 @@ std::pair<cl_ulong, cl_ulong> event_span(cl_event e) {
   return {start, end};
 }
 
-double event_seconds(cl_event e) {
-  auto [start, end] = event_span(e);
-  return static_cast<double>(end - start) * 1e-9;
+cl_command_queue queue_of(cl_event e) {
+  cl_command_queue q = nullptr;
+  check(clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr), "clGetEventInfo");
+  return q;
 }
 
 std::string device_string(cl_device_id d, cl_device_info what) {

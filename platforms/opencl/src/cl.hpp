@@ -56,10 +56,11 @@ using Kernel = Handle<cl_kernel, clRetainKernel, clReleaseKernel>;
 using Mem = Handle<cl_mem, clRetainMemObject, clReleaseMemObject>;
 using Event = Handle<cl_event, clRetainEvent, clReleaseEvent>;
 
-// Start/end of a profiled command in seconds (0 when profiling is unavailable).
-double event_seconds(cl_event e);
 // The profiled [start, end] of a command in device nanoseconds ({0, 0} when unavailable).
 std::pair<cl_ulong, cl_ulong> event_span(cl_event e);
+
+// The queue a command was enqueued on.
+cl_command_queue queue_of(cl_event e);
 
 std::string device_string(cl_device_id d, cl_device_info what);
 

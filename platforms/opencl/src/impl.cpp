@@ -40,18 +40,28 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
       }()),
       programs(context.get(), dev.id, dev.info, options.cache_dir, options.build_options) {
   cl_int err = CL_SUCCESS;
-  cl_command_queue q = clCreateCommandQueue(
-      context.get(), dev.id, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE,
-      &err);
-  if (err == CL_SUCCESS) {
-    queues.emplace_back(q);
-  } else {
-    // No out-of-order support: several in-order queues, ordered among themselves by events.
-    for (int i = 0; i < 3; ++i) {
+  cl_command_queue q = nullptr;
+  if (!options.in_order) {
+    q = clCreateCommandQueue(context.get(), dev.id,
+                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE,
+                             &err);
+    if (err == CL_SUCCESS) queues.emplace_back(q);
+  }
+  if (queues.empty()) {
+    // One in-order queue when asked for; without out-of-order support, several, ordered among
+    // themselves by events.
+    in_order = true;
+    for (int i = 0; i < (options.in_order ? 1 : 3); ++i) {
       q = clCreateCommandQueue(context.get(), dev.id, CL_QUEUE_PROFILING_ENABLE, &err);
       check(err, "clCreateCommandQueue");
       queues.emplace_back(q);
     }
+  }
+  ncompute = queues.size();
+  for (int copies = 0; copies < 2; ++copies) {
+    q = clCreateCommandQueue(context.get(), dev.id, CL_QUEUE_PROFILING_ENABLE, &err);
+    check(err, "clCreateCommandQueue");
+    queues.emplace_back(q);
   }
   cl_ulong global = 0;
   check(clGetDeviceInfo(dev.id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr),
@@ -64,8 +74,7 @@ OpenCLPlatform::Impl::~Impl() {
 }
 
 cl_command_queue OpenCLPlatform::Impl::queue() {
-  return queues.size() == 1 ? queues[0].get()
-                            : queues[next_queue.fetch_add(1) % queues.size()].get();
+  return ncompute == 1 ? queues[0].get() : queues[next_queue.fetch_add(1) % ncompute].get();
 }
 
 void OpenCLPlatform::Impl::flush_all() {
@@ -202,8 +211,8 @@ bool OpenCLPlatform::Impl::admit(std::size_t need, const std::shared_ptr<Running
   return false;
 }
 
-void OpenCLPlatform::Impl::add_span(cl_event e, bool transfer) {
-  auto [start, end] = event_span(e);
+void OpenCLPlatform::Impl::add_span(std::pair<cl_ulong, cl_ulong> span, bool transfer) {
+  auto [start, end] = span;
   if (end <= start) return;
   if (spans.size() >= 1 << 16) {  // bounded memory in long runs
     folded_exposed_s = exposed_transfer_s();
@@ -212,33 +221,31 @@ void OpenCLPlatform::Impl::add_span(cl_event e, bool transfer) {
   spans.push_back({start, end, transfer});
 }
 
-// Transfer time not hidden behind a kernel: the paper's "memory transfer overhead".
+// Transfer time not hidden behind a kernel: the paper's "memory transfer overhead". The measure
+// of (union of copies) minus (union of copies and union of kernels), in one sweep.
 double OpenCLPlatform::Impl::exposed_transfer_s() const {
-  std::vector<std::pair<cl_ulong, cl_ulong>> kernels;
-  for (auto& s : spans)
-    if (!s.transfer) kernels.emplace_back(s.start, s.end);
-  std::sort(kernels.begin(), kernels.end());
-  std::vector<std::pair<cl_ulong, cl_ulong>> busy;  // union of kernel spans
-  for (auto& k : kernels) {
-    if (!busy.empty() && k.first <= busy.back().second)
-      busy.back().second = std::max(busy.back().second, k.second);
-    else
-      busy.push_back(k);
-  }
-  std::vector<std::pair<cl_ulong, cl_ulong>> transfers;
-  for (auto& s : spans)
-    if (s.transfer) transfers.emplace_back(s.start, s.end);
-  std::sort(transfers.begin(), transfers.end());
-  cl_ulong exposed = 0, covered_to = 0;  // union of transfers, minus kernel time
-  for (auto [start, end] : transfers) {
-    start = std::max(start, covered_to);
-    if (end <= start) continue;
-    covered_to = end;
-    cl_ulong hidden = 0;
-    for (auto& b : busy)
-      if (b.first < end && b.second > start)
-        hidden += std::min(end, b.second) - std::max(start, b.first);
-    exposed += end - start - hidden;
+  using Interval = std::pair<cl_ulong, cl_ulong>;
+  auto merged = [](std::vector<Interval> v) {
+    std::sort(v.begin(), v.end());
+    std::vector<Interval> out;
+    for (auto& x : v) {
+      if (!out.empty() && x.first <= out.back().second)
+        out.back().second = std::max(out.back().second, x.second);
+      else
+        out.push_back(x);
+    }
+    return out;
+  };
+  std::vector<Interval> kernels, copies;
+  for (auto& s : spans) (s.transfer ? copies : kernels).emplace_back(s.start, s.end);
+  const auto busy = merged(std::move(kernels));
+  cl_ulong exposed = 0;
+  std::size_t first = 0;  // the first kernel interval that may meet this copy or a later one
+  for (auto [start, end] : merged(std::move(copies))) {
+    exposed += end - start;
+    while (first < busy.size() && busy[first].second <= start) ++first;
+    for (std::size_t j = first; j < busy.size() && busy[j].first < end; ++j)
+      exposed -= std::min(end, busy[j].second) - std::max(start, busy[j].first);
   }
   return folded_exposed_s + static_cast<double>(exposed) * 1e-9;
 }

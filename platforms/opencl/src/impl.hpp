@@ -53,7 +53,14 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   Device device;
   Options options;
   Context context;
-  std::vector<Queue> queues;  // one out-of-order queue, or several in-order ones
+  // Kernels go to the compute queues (one out-of-order queue, or several in-order ones); copies
+  // to two in-order queues of their own, one per direction, like a GPU's copy engines: a copy
+  // then runs beside kernels instead of in line with them (NVIDIA's driver runs an out-of-order
+  // queue in order), and a device that could run every early input write before the first
+  // kernel (PoCL) runs them one at a time, beside the kernels. All chained by events.
+  std::vector<Queue> queues;  // the compute queues, then the write queue, then the read queue
+  std::size_t ncompute = 0;
+  bool in_order = false;  // compute queues run their commands in order: no waits on their own
   std::atomic<std::size_t> next_queue{0};
   Programs programs;
   Dispatcher dispatcher;
@@ -90,13 +97,15 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   };
   std::vector<Span> spans;
   double folded_exposed_s = 0;
-  void add_span(cl_event e, bool transfer);  // under stats_mu
+  void add_span(std::pair<cl_ulong, cl_ulong> span, bool transfer);  // under stats_mu
   double exposed_transfer_s() const;         // under stats_mu
   std::atomic<int> tasks_in_flight{0};
-  std::map<std::string, double> kernel_s_per_byte;  // forecasts, per CE
+  std::map<const rt::CeInfo*, double> kernel_s_per_byte;  // forecasts, per CE
 
   void post(std::function<void()> fn) { dispatcher.post(std::move(fn)); }
-  cl_command_queue queue();
+  cl_command_queue queue();  // a compute queue
+  cl_command_queue write_queue() { return queues[ncompute].get(); }
+  cl_command_queue read_queue() { return queues[ncompute + 1].get(); }
   void flush_all();
   // Calls fn on OpenCL's callback thread once `e` completes, with its execution status; fn must
   // not enqueue or block (post to the dispatcher for that).

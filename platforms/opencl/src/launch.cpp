@@ -148,6 +148,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     }
 
     // Marshal: buffers for arrays (and for outputs), values for scalars.
+    cl_command_queue kq = queue();  // the kernel's queue, and its on-device copies
     std::vector<cl_event> wait;
     std::vector<Mem> out_mem(args.size());
     std::size_t nargs = ce.nparams + (ce.result ? 1 : 0);
@@ -170,7 +171,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         buf = allocate(bytes);
         if (options.naive) r->scratch.emplace_back(buf, bytes);
         cl_event ev = nullptr;
-        check(clEnqueueWriteBuffer(queue(), buf.get(), CL_FALSE, 0,
+        check(clEnqueueWriteBuffer(write_queue(), buf.get(), CL_FALSE, 0,
                                    bytes, a.type->data(views[i].host), 0, nullptr, &ev),
               "clEnqueueWriteBuffer");
         r->writes.emplace_back(ev);
@@ -192,7 +193,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
           // Renaming: the new version gets its own buffer; the old value stays valid.
           Mem copy = allocate(bytes);
           cl_event ev = nullptr;
-          check(clEnqueueCopyBuffer(queue(), buf.get(), copy.get(), 0, 0, bytes, ready ? 1 : 0,
+          check(clEnqueueCopyBuffer(kq, buf.get(), copy.get(), 0, 0, bytes, ready ? 1 : 0,
                                     ready ? &ready : nullptr, &ev),
                 "clEnqueueCopyBuffer");
           r->writes.emplace_back(ev);
@@ -211,8 +212,10 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
 
     std::vector<std::size_t> g(w.global.begin(), w.global.end()), l(w.local.begin(), w.local.end()),
         o(w.offset.begin(), w.offset.end());
+    if (in_order)  // what ran before on the kernel's own queue needs no event
+      std::erase_if(wait, [&](cl_event e) { return queue_of(e) == kq; });
     cl_event kev = nullptr;
-    check(clEnqueueNDRangeKernel(queue(), k, static_cast<cl_uint>(g.size()),
+    check(clEnqueueNDRangeKernel(kq, k, static_cast<cl_uint>(g.size()),
                                  o.empty() ? nullptr : o.data(), g.data(),
                                  l.empty() ? nullptr : l.data(), static_cast<cl_uint>(wait.size()),
                                  wait.empty() ? nullptr : wait.data(), &kev),
@@ -232,7 +235,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         objs.emplace_back(i, obj);
         if (t.rank > 0) t.reshape(obj, views[i].extents.data(), t.rank);
         cl_event ev = nullptr;
-        check(clEnqueueReadBuffer(queue(), out_mem[i].get(), CL_FALSE, 0, bytes_of(i), t.data(obj),
+        check(clEnqueueReadBuffer(read_queue(), out_mem[i].get(), CL_FALSE, 0, bytes_of(i), t.data(obj),
                                   1, &kev, &ev),
               "clEnqueueReadBuffer");
         r->reads.emplace_back(ev);
@@ -276,17 +279,24 @@ void OpenCLPlatform::Impl::record(Running& r) {
   r.recorded = true;
   rt::Task::Timing& t = r.task->timing();
   t.end = rt::Clock::now();
-  double w = 0, rd = 0, k = event_seconds(r.kernel.get());
-  for (auto& e : r.writes) w += event_seconds(e.get());
-  for (auto& e : r.reads) rd += event_seconds(e.get());
+  // Each event's profile read once (a driver call per field), outside the lock.
+  auto seconds = [](std::pair<cl_ulong, cl_ulong> s) {
+    return static_cast<double>(s.second - s.first) * 1e-9;
+  };
+  std::vector<std::pair<cl_ulong, cl_ulong>> copies;  // empty for most optimized-mode tasks
+  copies.reserve(r.writes.size() + r.reads.size());
+  double w = 0, rd = 0;
+  for (auto& e : r.writes) w += seconds(copies.emplace_back(event_span(e.get())));
+  for (auto& e : r.reads) rd += seconds(copies.emplace_back(event_span(e.get())));
+  const auto kspan = event_span(r.kernel.get());
+  const double k = seconds(kspan);
   t.transfer_in_s = w;
   t.transfer_out_s = rd;
   t.bytes_in = r.bytes_in;
   t.bytes_out = r.bytes_out;
   std::lock_guard lock(stats_mu);
-  for (auto& e : r.writes) add_span(e.get(), true);
-  for (auto& e : r.reads) add_span(e.get(), true);
-  add_span(r.kernel.get(), false);
+  for (auto& c : copies) add_span(c, true);
+  add_span(kspan, false);
   stats.bytes_to_device += r.bytes_in;
   stats.bytes_to_host += r.bytes_out;
   stats.writes += r.writes.size();
@@ -296,7 +306,7 @@ void OpenCLPlatform::Impl::record(Running& r) {
   stats.read_s += rd;
   stats.kernel_s += k;
   double bytes = static_cast<double>(std::max<std::uint64_t>(r.bytes_in, 1));
-  double& rate = kernel_s_per_byte[r.task->ce().name];
+  double& rate = kernel_s_per_byte[&r.task->ce()];
   rate = rate == 0 ? k / bytes : 0.8 * rate + 0.2 * k / bytes;
 }
 

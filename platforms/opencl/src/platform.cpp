@@ -32,6 +32,8 @@ double seconds_since_start() {
 Options Options::from_env() {
   Options o;
   if (const char* v = std::getenv("CEI_OPENCL_NAIVE")) o.naive = *v && std::string(v) != "0";
+  if (const char* v = std::getenv("CEI_OPENCL_IN_ORDER"))
+    o.in_order = *v && std::string(v) != "0";
   if (const char* v = std::getenv("CEI_OPENCL_MEM_CAP")) o.mem_cap = parse_bytes(v);
   if (const char* v = std::getenv("CEI_OPENCL_CACHE")) o.cache_dir = v;
   if (const char* v = std::getenv("CEI_OPENCL_BUILD_OPTIONS")) o.build_options = v;
@@ -77,7 +79,7 @@ rt::Forecast OpenCLPlatform::forecast(const rt::Task& t) const {
     const Stats& s = impl_->stats;
     if (s.write_s > 0 && s.bytes_to_device > 0)
       bandwidth = static_cast<double>(s.bytes_to_device) / s.write_s;
-    if (auto it = impl_->kernel_s_per_byte.find(t.ce().name); it != impl_->kernel_s_per_byte.end())
+    if (auto it = impl_->kernel_s_per_byte.find(&t.ce()); it != impl_->kernel_s_per_byte.end())
       rate = it->second;
   }
   f.transfer_s = missing / bandwidth;

@@ -32,19 +32,20 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
       void* data = type_.data(dst);
       cl_event ev = nullptr;
       cl_event wait = written_.get();
-      check(clEnqueueReadBuffer(impl_->queue(), mem_.get(), CL_FALSE, 0, bytes_, data,
+      check(clEnqueueReadBuffer(impl_->read_queue(), mem_.get(), CL_FALSE, 0, bytes_, data,
                                 wait ? 1 : 0, wait ? &wait : nullptr, &ev),
             "clEnqueueReadBuffer");
       Event read(ev);
-      impl_->flush_all();
+      clFlush(impl_->read_queue());
       impl_->on_complete(ev, [impl = impl_, self, read, done = std::move(done)](cl_int st) {
-        double s = event_seconds(read.get());
+        auto span = event_span(read.get());
+        double s = static_cast<double>(span.second - span.first) * 1e-9;
         {
           std::lock_guard lock(impl->stats_mu);
           impl->stats.bytes_to_host += self->bytes();
           impl->stats.reads++;
           impl->stats.read_s += s;
-          impl->add_span(read.get(), true);
+          impl->add_span(span, true);
         }
         done(st < 0 ? std::make_exception_ptr(Error("reading a device buffer", st)) : nullptr);
       });

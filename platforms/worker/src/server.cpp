@@ -187,14 +187,29 @@ struct Node::Impl {
   struct Replied {};
 
   // The body, refused with 413 beyond `limit` (announced or actual size).
-  static std::vector<unsigned char> body(const http::http_request& req, std::size_t limit) {
+  static std::string body(const http::http_request& req, std::size_t limit) {
     auto announced = req.headers().content_length();
     if (announced > limit) {
       throw ProtocolError(413, "body of " + std::to_string(announced) + " bytes exceeds the limit of " +
                                    std::to_string(limit));
     }
-    auto bytes = req.extract_vector().get();
-    if (bytes.size() > limit) throw ProtocolError(413, "body exceeds the limit of " + std::to_string(limit));
+    std::string bytes;
+    auto buf = req.body().streambuf();
+    if (announced > 0) {
+      // Straight into storage of the announced size: no growing, no second copy.
+      bytes.resize(announced);
+      std::size_t got = 0;
+      while (got < bytes.size()) {
+        std::size_t n = buf.getn(reinterpret_cast<uint8_t*>(bytes.data()) + got, bytes.size() - got).get();
+        if (n == 0) break;
+        got += n;
+      }
+      if (got != bytes.size()) throw ProtocolError(400, "body shorter than its Content-Length");
+    } else {
+      auto v = req.extract_vector().get();
+      if (v.size() > limit) throw ProtocolError(413, "body exceeds the limit of " + std::to_string(limit));
+      bytes.assign(v.begin(), v.end());
+    }
     return bytes;
   }
 
@@ -202,7 +217,7 @@ struct Node::Impl {
     auto bytes = body(req, opt.max_json_bytes);
     try {
       return json::parse(bytes.begin(), bytes.end());
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e999
       throw ProtocolError(400, std::string("malformed JSON: ") + e.what());
     }
   }
@@ -289,7 +304,7 @@ struct Node::Impl {
     if (ti == types.end()) throw ProtocolError(400, "type '" + type_name + "' is not used by any CE of this node");
     const rt::TypeOps& type = *ti->second;
     auto bytes = body(req, opt.max_body_bytes);
-    std::string_view view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    std::string_view view(bytes);
     if (auto err = wire_error(type, view); !err.empty()) throw ProtocolError(400, "malformed " + type_name + ": " + err);
     Value v{&type, exec->make_object(type), bytes.size()};
     try {
@@ -330,7 +345,7 @@ struct Node::Impl {
 
   void submit(const http::http_request& req) {
     auto bytes = body(req, opt.max_json_bytes);
-    auto r = remote::parse_task_request(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    auto r = remote::parse_task_request(bytes);
     const auto* ce = find(r.interface_name, r.ce);
     if (!ce) throw ProtocolError(404, "unknown CE " + r.interface_name + "::" + r.ce);
     if (r.args.size() != ce->nparams) {

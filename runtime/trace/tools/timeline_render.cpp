@@ -141,7 +141,8 @@ ImageSize render_png(const Timeline& tl, const RenderOptions& opt, const std::st
   const TimeUnit unit = unit_for(tl.end_us);
   font(cr, kFont);
   const std::string facts =
-      fmt::format("{} tasks · {} lanes · makespan {} {}{}", tl.tasks, tl.lanes.size(),
+      fmt::format("{} task{} · {} lane{} · spans {} {}{}", tl.tasks, tl.tasks == 1 ? "" : "s",
+                  tl.lanes.size(), tl.lanes.size() == 1 ? "" : "s",
                   tick_label(tl.end_us * unit.per_us), unit.name,
                   tl.policy.empty() ? "" : " · policy " + tl.policy);
   text(cr, W - kPad - text_width(cr, facts), kPad + 8, facts);

@@ -40,3 +40,10 @@ int main() {
   for (auto& p : parts) p = ops::sum(c);
   return static_cast<int>(twice() + parts[0]);
 }
+
+long multi_line() {
+  Vec a = {1, 2};
+  long s = ops::sum(
+      a);
+  return s;  // still on its own line after the rewrite
+}

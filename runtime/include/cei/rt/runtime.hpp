@@ -2,7 +2,8 @@
 // through which other parts plug in. It starts on first use (the first task) and drains at exit.
 //
 // Platforms and policies are plugged in by static registration in code linked into the program
-// (platforms/opencl, platforms/remote, runtime/decision), so the runtime needs no knowledge of them:
+// (platforms/opencl, platforms/remote, runtime/decision), so the runtime needs no knowledge of
+// them:
 //
 //   static const bool reg = cei::rt::register_platform_factory("opencl", [](cei::rt::Runtime& rt) {
 //     for (auto& dev : find_devices()) rt.add_platform(std::make_unique<OpenCLPlatform>(dev));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cei/array.hpp>
+#include <cei/rt/bounded_binary_archive.hpp>
 
 #include <cereal/archives/binary.hpp>
 #include <cereal/types/array.hpp>
@@ -49,15 +50,15 @@ const char* type_name() {
 
 template <typename T>
 constexpr bool serializable =
-    cereal::traits::is_output_serializable<T, cereal::BinaryOutputArchive>::value &&
-    cereal::traits::is_input_serializable<T, cereal::BinaryInputArchive>::value;
+    cereal::traits::is_output_serializable<T, cereal::BinaryOutputArchive>::value&&
+        cereal::traits::is_input_serializable<T, cereal::BinaryInputArchive>::value;
 
 // Contiguous types travel as: int64 rank, rank int64 extents, raw payload.
 template <typename T>
 struct Contiguous;
 
 template <typename T>
-  requires std::is_arithmetic_v<T>
+requires std::is_arithmetic_v<T>
 struct Contiguous<T> {
   using Elem = T;
   static constexpr int rank = 0;
@@ -92,8 +93,7 @@ struct Contiguous<cei::Array<E, R>> {
 };
 
 template <typename E, typename A>
-  requires is_std_vector<std::vector<E, A>>::value
-struct Contiguous<std::vector<E, A>> {
+requires is_std_vector<std::vector<E, A>>::value struct Contiguous<std::vector<E, A>> {
   using T = std::vector<E, A>;
   using Elem = E;
   static constexpr int rank = 1;
@@ -127,7 +127,9 @@ struct Contiguous<std::string> {
 };
 
 template <typename T>
-concept contiguous = requires { Contiguous<T>::rank; };
+concept contiguous = requires {
+  Contiguous<T>::rank;
+};
 
 template <typename T>
 void* create() {
@@ -163,7 +165,9 @@ TypeOps make_contiguous() {
   ops.data = [](void* o) -> void* { return C::data(*static_cast<T*>(o)); };
   ops.bytes = [](const void* o) { return C::count(*static_cast<const T*>(o)) * sizeof(E); };
   ops.extent = [](const void* o, int d) { return C::extent(*static_cast<const T*>(o), d); };
-  ops.reshape = [](void* o, const std::int64_t* e, int n) { C::reshape(*static_cast<T*>(o), e, n); };
+  ops.reshape = [](void* o, const std::int64_t* e, int n) {
+    C::reshape(*static_cast<T*>(o), e, n);
+  };
   ops.element = [](const void* o, std::size_t i) -> std::int64_t {
     auto& x = *static_cast<const T*>(o);
     if (i >= C::count(x)) throw std::out_of_range("element index out of range");
@@ -176,7 +180,8 @@ TypeOps make_contiguous() {
     std::size_t payload = C::count(x) * sizeof(E);
     out.resize(sizeof(std::int64_t) * (1 + C::rank) + payload);
     std::memcpy(out.data(), header, sizeof(std::int64_t) * (1 + C::rank));
-    if (payload) std::memcpy(out.data() + sizeof(std::int64_t) * (1 + C::rank), C::data(x), payload);
+    if (payload)
+      std::memcpy(out.data() + sizeof(std::int64_t) * (1 + C::rank), C::data(x), payload);
   };
   ops.deserialize = [](void* o, std::string_view in) {
     auto& x = *static_cast<T*>(o);
@@ -187,9 +192,17 @@ TypeOps make_contiguous() {
     std::size_t head = sizeof(std::int64_t) * (1 + C::rank);
     if (in.size() < head) throw std::runtime_error("deserialize: truncated header");
     std::memcpy(header, in.data(), head);
+    // Sizes before reshape: hostile extents must neither wrap around nor allocate beyond `in`.
+    std::size_t count = 1;
+    for (int d = 0; d < C::rank; ++d) {
+      if (header[1 + d] < 0) throw std::runtime_error("deserialize: negative extent");
+      if (__builtin_mul_overflow(count, static_cast<std::size_t>(header[1 + d]), &count))
+        throw std::runtime_error("deserialize: extents overflow");
+    }
+    if (count > (in.size() - head) / sizeof(E) || in.size() != head + count * sizeof(E))
+      throw std::runtime_error("deserialize: payload size mismatch");
     if constexpr (C::rank > 0) C::reshape(x, header + 1, C::rank);
     std::size_t payload = C::count(x) * sizeof(E);
-    if (in.size() != head + payload) throw std::runtime_error("deserialize: payload size mismatch");
     if (payload) std::memcpy(C::data(x), in.data() + head, payload);
   };
   return ops;
@@ -225,8 +238,15 @@ TypeOps make_object() {
     ops.deserialize = [](void* o, std::string_view in) {
       std::istringstream s{std::string(in)};
       try {
-        cereal::BinaryInputArchive ar(s);
-        ar(*static_cast<T*>(o));
+        // Bounded: sizes in the bytes cannot allocate more than the bytes hold. A class whose
+        // load() names cereal::BinaryInputArchive itself gets the plain archive.
+        if constexpr (cereal::traits::is_input_serializable<T, BoundedBinaryInputArchive>::value) {
+          BoundedBinaryInputArchive ar(s, in.size());
+          ar(*static_cast<T*>(o));
+        } else {
+          cereal::BinaryInputArchive ar(s);
+          ar(*static_cast<T*>(o));
+        }
       } catch (const cereal::Exception& e) {
         throw std::runtime_error(std::string("deserialize: ") + e.what());
       }

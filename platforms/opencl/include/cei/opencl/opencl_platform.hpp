@@ -8,7 +8,9 @@
 //
 // Environment (Options::from_env): CEI_OPENCL_NAIVE=1, CEI_OPENCL_MEM_CAP=64M (bytes; K/M/G
 // suffixes), CEI_OPENCL_CACHE=dir (program binaries; default $XDG_CACHE_HOME/cei/opencl or
-// ~/.cache/cei/opencl; "off" disables), CEI_OPENCL_BUILD_OPTIONS="-cl-fast-relaxed-math".
+// ~/.cache/cei/opencl; "off" disables), CEI_OPENCL_BUILD_OPTIONS="-cl-fast-relaxed-math",
+// CEI_OPENCL_IN_ORDER=1 (kernels on one in-order queue: for drivers that run out-of-order queues
+// in order anyway, where waiting on the previous kernel's event costs more than queue order).
 #pragma once
 
 #include <cei/rt/platform.hpp>
@@ -23,6 +25,7 @@ namespace cei::opencl {
 
 struct Options {
   bool naive = false;
+  bool in_order = false;    // kernels on one in-order queue instead of an out-of-order one
   std::size_t mem_cap = 0;  // 0: 3/4 of the device's global memory
   std::string cache_dir;    // "" : the default location; "off": no disk cache
   std::string build_options;

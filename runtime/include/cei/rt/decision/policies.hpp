@@ -31,8 +31,8 @@ class DynPerf final : public Policy {
 
 // Moving from the earliest-end candidate b to a later c is worth it when the energy saved pays
 // for the delay: E_b - E_c >= rate * (end_c - end_b). Picking the lowest E + rate*end applies
-// that test to every pair at once; at exact equality (within a relative 1e-9) the lower energy
-// wins, so "at least rate J per s" accepts the boundary.
+// that test to every pair at once; at equality (up to rounding: within 1e-9 of the trade's own
+// size) the lower energy wins, so "at least rate J per s" accepts the boundary.
 class DynEn final : public Policy {
  public:
   explicit DynEn(double j_per_s) : rate_(j_per_s) {}

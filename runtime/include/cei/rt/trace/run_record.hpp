@@ -123,7 +123,7 @@ class Recorder : public Observer {
     Clock::time_point at;
     Task::Timing timing;
     std::string implementation;
-    std::vector<DataUse> outputs;  // sizes are known now
+    std::vector<DataUse> data;  // sizes are known now: inputs were ready, outputs produced
   };
   struct Submitted {
     TaskRecord task;

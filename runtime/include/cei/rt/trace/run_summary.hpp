@@ -2,8 +2,8 @@
 //
 //   fmt::print(stderr, "{}", cei::rt::trace::format_summary(recorder.snapshot()));
 //
-//   CE                   platform  tasks  failed  busy s  energy J  energy from  cost  moved
-//   MatmulCEI::multiply  opencl0       6       0   0.412      9.10  measured     0.00  12.0 MiB
+//   CE                   platform  tasks  failed  busy ms  energy J  energy from    cost     moved
+//   MatmulCEI::multiply  opencl0       6       0  412.000     9.100  measured     0.0000  12.0 MiB
 #pragma once
 
 #include <cei/rt/trace/run_record.hpp>
