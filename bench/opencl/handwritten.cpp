@@ -17,7 +17,8 @@ namespace cei::bench {
 namespace {
 
 void check(cl_int err, const char* what) {
-  if (err != CL_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(err));
+  if (err != CL_SUCCESS)
+    throw std::runtime_error(std::string(what) + " failed: " + std::to_string(err));
 }
 
 double span(cl_event e) {

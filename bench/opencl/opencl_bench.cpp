@@ -4,7 +4,8 @@
 // Markdown table; README.md defines every column.
 //
 //   [CEI_OPENCL_DEVICE=NVIDIA] cei_opencl_bench [frames=30] [matmul_n=256] [matmul_steps=8]
-//                                               [tiny_tasks=300] [repetitions=1] [only=canny|matmul|tiny]
+//                                               [tiny_tasks=300] [repetitions=1]
+//                                               [only=canny|matmul|tiny]
 #include "handwritten.hpp"
 #include "host_runtime.hpp"
 #include "kernels.hpp"
@@ -133,14 +134,16 @@ Row measure_cei(const std::string& workload, bool naive, const Work& work, int r
     best.exposed_s = s.exposed_transfer_s - before.exposed_transfer_s;
     best.copied_s = (s.write_s + s.read_s) - (before.write_s + before.read_s);
     best.kernel_s = s.kernel_s - before.kernel_s;
-    best.mbytes = static_cast<double>(s.bytes_to_device + s.bytes_to_host -
-                                      before.bytes_to_device - before.bytes_to_host) / 1e6;
+    best.mbytes = static_cast<double>(s.bytes_to_device + s.bytes_to_host - before.bytes_to_device -
+                                      before.bytes_to_host) /
+                  1e6;
   }
   return best;
 }
 
-Row measure_hand(const std::string& workload, Keep keep, const std::function<HandResult(Keep)>& work,
-                 int reps, std::vector<Image>& outputs) {
+Row measure_hand(const std::string& workload, Keep keep,
+                 const std::function<HandResult(Keep)>& work, int reps,
+                 std::vector<Image>& outputs) {
   work(keep);  // warm-up
   Row best{workload, keep == Keep::Nothing ? "hand-written, copies per kernel"
                                            : "hand-written, chained on device"};
@@ -212,13 +215,13 @@ int main(int argc, char** argv) {
     rows.insert(rows.end(), {naive, opt, hand, chained});
     same = same && naive_out == opt_out && opt_out == hand_out && hand_out == chained_out;
     char line[400];
-    std::snprintf(line, sizeof line,
-                  "%s: naive/optimized exposed copy = %.1fx (target >= 50x); optimized/hand-written "
-                  "total = %.3fx (target <= 1.05x); vs chained hand-written %.3fx, i.e. %+.0f us "
-                  "per task (%d tasks)",
-                  w.name.c_str(), naive.exposed_s / std::max(opt.exposed_s, 1e-9),
-                  opt.total_s / hand.total_s, opt.total_s / chained.total_s,
-                  (opt.total_s - chained.total_s) / w.tasks * 1e6, w.tasks);
+    std::snprintf(
+        line, sizeof line,
+        "%s: naive/optimized exposed copy = %.1fx (target >= 50x); optimized/hand-written "
+        "total = %.3fx (target <= 1.05x); vs chained hand-written %.3fx, i.e. %+.0f us "
+        "per task (%d tasks)",
+        w.name.c_str(), naive.exposed_s / std::max(opt.exposed_s, 1e-9), opt.total_s / hand.total_s,
+        opt.total_s / chained.total_s, (opt.total_s - chained.total_s) / w.tasks * 1e6, w.tasks);
     notes.push_back(line);
   }
 
@@ -230,12 +233,13 @@ int main(int argc, char** argv) {
       break;
     }
   std::printf(
-      "| workload | mode | total ms | CPU ms | exposed copy ms | copy ms | kernel ms | MB moved |\n");
+      "| workload | mode | total ms | CPU ms | exposed copy ms | copy ms | kernel ms | MB moved "
+      "|\n");
   std::printf("|---|---|---:|---:|---:|---:|---:|---:|\n");
   for (auto& r : rows)
     std::printf("| %s | %s | %.1f | %.0f | %.2f | %.2f | %.2f | %s |\n", r.workload.c_str(),
-                r.mode.c_str(), r.total_s * 1e3, r.cpu_s * 1e3, r.exposed_s * 1e3,
-                r.copied_s * 1e3, r.kernel_s * 1e3,
+                r.mode.c_str(), r.total_s * 1e3, r.cpu_s * 1e3, r.exposed_s * 1e3, r.copied_s * 1e3,
+                r.kernel_s * 1e3,
                 r.mbytes > 0 ? std::to_string(r.mbytes).substr(0, 6).c_str() : "-");
   std::printf("\n");
   for (auto& n : notes) std::printf("%s\n", n.c_str());

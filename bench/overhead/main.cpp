@@ -31,8 +31,8 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string k = argv[i], v = argv[i + 1];
+  for (int i = 1; i < argc; i += 2) {
+    std::string k = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
     if (k == "--tasks")
       o.tasks = std::stoul(v);
     else if (k == "--runs")
@@ -41,11 +41,15 @@ Options parse(int argc, char** argv) {
       o.cores = std::stoi(v);
     else if (k == "--memory-tasks")
       o.memory_tasks = std::stoul(v);
-    else if (k == "--starpu-child")
+    else if (k == "--starpu" && (v == "on" || v == "off"))
+      o.starpu = v == "on";
+    else if (k == "--starpu-child" && !v.empty())
       o.starpu_child = v;
     else {
-      std::fprintf(stderr, "usage: %s [--tasks N] [--runs R] [--cores C] [--memory-tasks M] [--starpu off]\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--tasks N] [--runs R] [--cores C] [--memory-tasks M] [--starpu off]\n",
+          argv[0]);
       std::exit(2);
     }
   }

@@ -26,10 +26,13 @@ using Clock = std::chrono::steady_clock;
 using Vec = cei::Vector<float>;
 using cei::rt::Dir;
 
-void invoke_inc(void* const* a) { *static_cast<int*>(a[1]) = *static_cast<int*>(a[0]) + 1; }
+void invoke_inc(void* const* a) {
+  *static_cast<int*>(a[1]) = *static_cast<int*>(a[0]) + 1;
+}
 const cei::rt::ParamInfo p_inc[] = {{"x", Dir::In, &cei::rt::type_ops<int>()}};
 const cei::rt::NativeVersion v_inc[] = {{"bench", &invoke_inc}};
-const cei::rt::CeInfo ce_inc{"inc", "BenchCEI", false, p_inc, 1, &cei::rt::type_ops<int>(), v_inc, 1, nullptr};
+const cei::rt::CeInfo ce_inc{"inc", "BenchCEI", false,  p_inc, 1, &cei::rt::type_ops<int>(),
+                             v_inc, 1,          nullptr};
 void invoke_sum(void* const* a) {
   const auto& v = *static_cast<const Vec*>(a[0]);
   float s = 0;
@@ -38,14 +41,16 @@ void invoke_sum(void* const* a) {
 }
 const cei::rt::ParamInfo p_sum[] = {{"v", Dir::In, &cei::rt::type_ops<Vec>()}};
 const cei::rt::NativeVersion v_sum[] = {{"bench", &invoke_sum}};
-const cei::rt::CeInfo ce_sum{"sum", "BenchCEI", false, p_sum, 1, &cei::rt::type_ops<float>(), v_sum, 1, nullptr};
+const cei::rt::CeInfo ce_sum{"sum", "BenchCEI", false,  p_sum, 1, &cei::rt::type_ops<float>(),
+                             v_sum, 1,          nullptr};
 
 int listen_any(int& port) {
   int s = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(s, 1) != 0) throw std::runtime_error("bind");
+  if (bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(s, 1) != 0)
+    throw std::runtime_error("bind");
   socklen_t len = sizeof a;
   getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
   port = ntohs(a.sin_port);
@@ -74,7 +79,8 @@ double raw_tcp(std::size_t bytes) {
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   a.sin_port = htons(static_cast<uint16_t>(port));
-  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) throw std::runtime_error("connect");
+  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
+    throw std::runtime_error("connect");
   std::vector<char> buf(1 << 20, 'x');
   auto t0 = Clock::now();
   std::size_t sent = 0;
@@ -137,8 +143,10 @@ int main(int argc, char** argv) {
   double tcp_gbs = gb / median(tcp), up_gbs = gb / median(up), down_gbs = gb / median(down);
   std::printf("transfer of %zu MiB over loopback (median of 3)\n", mib);
   std::printf("  raw TCP          %8.2f GB/s\n", tcp_gbs);
-  std::printf("  node upload      %8.2f GB/s  (%5.1f%% of raw TCP)\n", up_gbs, 100 * up_gbs / tcp_gbs);
-  std::printf("  node download    %8.2f GB/s  (%5.1f%% of raw TCP)\n", down_gbs, 100 * down_gbs / tcp_gbs);
+  std::printf("  node upload      %8.2f GB/s  (%5.1f%% of raw TCP)\n", up_gbs,
+              100 * up_gbs / tcp_gbs);
+  std::printf("  node download    %8.2f GB/s  (%5.1f%% of raw TCP)\n", down_gbs,
+              100 * down_gbs / tcp_gbs);
 
   int x = 41;
   std::string xs;

@@ -1,5 +1,5 @@
-// OpenCL version of BezierCEI::patch. Work-item (r, c), offset by (row0, col0), computes the
-// surface height at point (r, c). Same operations in the same order as bezier.cpp; contraction
+// OpenCL version of BezierCEI::patch. Work-item (i, j) computes the surface height at point
+// (row0 + i, col0 + j). Same operations in the same order as bezier.cpp; contraction
 // into fma is off so that the two versions agree to a few ulps (tests allow 1e-5 absolute).
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -19,7 +19,7 @@ static void bernstein(int side, float t, float* w) {
 
 __kernel void patch(__global const float* control, int side, int resolution, int row0, int col0,
                     int block, __global float* out) {
-  const int r = (int)get_global_id(0), c = (int)get_global_id(1);
+  const int r = row0 + (int)get_global_id(0), c = col0 + (int)get_global_id(1);
   if (side > MAX_SIDE) return;
   const float step = 1.f / (float)(resolution - 1);
   float bu[MAX_SIDE], bv[MAX_SIDE];

@@ -13,7 +13,8 @@ __kernel void gaussian(__global const int* image, __global int* out) {
   int acc = 0;
   for (int i = -2; i <= 2; ++i)
     for (int j = -2; j <= 2; ++j)
-      acc += kGauss[i + 2][j + 2] * image[clamp(r + i, 0, rows - 1) * cols + clamp(c + j, 0, cols - 1)];
+      acc += kGauss[i + 2][j + 2] *
+             image[clamp(r + i, 0, rows - 1) * cols + clamp(c + j, 0, cols - 1)];
   out[r * cols + c] = (acc + 79) / 159;
 }
 

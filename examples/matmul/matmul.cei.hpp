@@ -1,5 +1,5 @@
-// The Core Element Interface of the matmul example: Fig. 3 of the COMPSs-Mobile paper in CEI syntax,
-// plus the element-wise sum that accumulates block products.
+// The Core Element Interface of the matmul example: Fig. 3 of the COMPSs-Mobile paper in CEI
+// syntax, plus the element-wise sum that accumulates block products.
 #pragma once
 #include <cei/cei.hpp>
 

@@ -15,13 +15,15 @@ struct NodeClient::Impl {
   std::unique_ptr<http::client::http_client> client;     // ordinary requests
   std::unique_ptr<http::client::http_client> long_poll;  // its timeout leaves room for the wait
 
-  static http::client::http_client_config config(const ClientOptions& o, std::chrono::milliseconds timeout) {
+  static http::client::http_client_config config(const ClientOptions& o,
+                                                 std::chrono::milliseconds timeout) {
     http::client::http_client_config c;
     c.set_timeout(timeout);
     c.set_chunksize(1 << 20);
     c.set_validate_certificates(o.validate_certificates);
     if (!o.ca_file.empty()) {
-      c.set_ssl_context_callback([ca = o.ca_file](boost::asio::ssl::context& ctx) { ctx.load_verify_file(ca); });
+      c.set_ssl_context_callback(
+          [ca = o.ca_file](boost::asio::ssl::context& ctx) { ctx.load_verify_file(ca); });
     }
     return c;
   }
@@ -45,7 +47,8 @@ struct NodeClient::Impl {
     auto buf = resp.body().streambuf();
     std::size_t got = 0;
     while (got < bytes.size()) {
-      std::size_t n = buf.getn(reinterpret_cast<uint8_t*>(bytes.data()) + got, bytes.size() - got).get();
+      std::size_t n =
+          buf.getn(reinterpret_cast<uint8_t*>(bytes.data()) + got, bytes.size() - got).get();
       if (n == 0) break;
       got += n;
     }
@@ -74,7 +77,8 @@ struct NodeClient::Impl {
         message = nlohmann::json::parse(body).at("error").get<std::string>();
       } catch (const std::exception&) {
       }
-      throw NodeError(resp.status_code(), "node answered " + std::to_string(resp.status_code()) + ": " + message);
+      throw NodeError(resp.status_code(),
+                      "node answered " + std::to_string(resp.status_code()) + ": " + message);
     }
     return body;
   }
@@ -84,7 +88,8 @@ NodeClient::NodeClient(const std::string& url, std::string token, ClientOptions 
     : url_(url), impl_(std::make_unique<Impl>()) {
   impl_->token = std::move(token);
   impl_->opt = options;
-  impl_->client = std::make_unique<http::client::http_client>(url, Impl::config(options, options.timeout));
+  impl_->client =
+      std::make_unique<http::client::http_client>(url, Impl::config(options, options.timeout));
   impl_->long_poll = std::make_unique<http::client::http_client>(
       url, Impl::config(options, options.timeout + std::chrono::milliseconds(60000)));
 }
@@ -93,7 +98,8 @@ NodeClient::~NodeClient() = default;
 
 bool NodeClient::health() {
   try {
-    impl_->send(*impl_->client, impl_->request(http::methods::GET, "/v1/health"), http::status_codes::OK);
+    impl_->send(*impl_->client, impl_->request(http::methods::GET, "/v1/health"),
+                http::status_codes::OK);
     return true;
   } catch (const NodeError&) {
     return false;
@@ -101,29 +107,34 @@ bool NodeClient::health() {
 }
 
 nlohmann::json NodeClient::info() {
-  return nlohmann::json::parse(
-      impl_->send(*impl_->client, impl_->request(http::methods::GET, "/v1/info"), http::status_codes::OK));
+  return nlohmann::json::parse(impl_->send(
+      *impl_->client, impl_->request(http::methods::GET, "/v1/info"), http::status_codes::OK));
 }
 
-nlohmann::json NodeClient::forecast(const std::string& interface_name, const std::string& ce, double input_bytes) {
+nlohmann::json NodeClient::forecast(const std::string& interface_name, const std::string& ce,
+                                    double input_bytes) {
   auto r = impl_->request(http::methods::POST, "/v1/forecast");
-  nlohmann::json j{{"ce", {{"interface", interface_name}, {"name", ce}}}, {"input_bytes", input_bytes}};
+  nlohmann::json j{{"ce", {{"interface", interface_name}, {"name", ce}}},
+                   {"input_bytes", input_bytes}};
   r.set_body(j.dump(), "application/json");
   return nlohmann::json::parse(impl_->send(*impl_->client, r, http::status_codes::OK));
 }
 
 void NodeClient::put(const std::string& id, const std::string& type_name, std::string bytes) {
-  auto r = impl_->request(http::methods::PUT, "/v1/data/" + id + "?type=" + http::uri::encode_data_string(type_name));
+  auto r = impl_->request(http::methods::PUT,
+                          "/v1/data/" + id + "?type=" + http::uri::encode_data_string(type_name));
   r.set_body(std::move(bytes), "application/octet-stream");
   impl_->send(*impl_->client, r, http::status_codes::Created, http::status_codes::OK);
 }
 
 std::string NodeClient::get(const std::string& id) {
-  return impl_->send(*impl_->client, impl_->request(http::methods::GET, "/v1/data/" + id), http::status_codes::OK);
+  return impl_->send(*impl_->client, impl_->request(http::methods::GET, "/v1/data/" + id),
+                     http::status_codes::OK);
 }
 
 void NodeClient::erase(const std::string& id) {
-  impl_->send(*impl_->client, impl_->request(http::methods::DEL, "/v1/data/" + id), http::status_codes::NoContent);
+  impl_->send(*impl_->client, impl_->request(http::methods::DEL, "/v1/data/" + id),
+              http::status_codes::NoContent);
 }
 
 std::string NodeClient::submit(const TaskRequest& req) {
@@ -134,9 +145,11 @@ std::string NodeClient::submit(const TaskRequest& req) {
 }
 
 TaskStatus NodeClient::status(const std::string& task, long wait_ms) {
-  std::string path = "/v1/tasks/" + task + (wait_ms > 0 ? "?wait_ms=" + std::to_string(wait_ms) : "");
+  std::string path =
+      "/v1/tasks/" + task + (wait_ms > 0 ? "?wait_ms=" + std::to_string(wait_ms) : "");
   auto& c = wait_ms > 0 ? *impl_->long_poll : *impl_->client;
-  auto j = nlohmann::json::parse(impl_->send(c, impl_->request(http::methods::GET, path), http::status_codes::OK));
+  auto j = nlohmann::json::parse(
+      impl_->send(c, impl_->request(http::methods::GET, path), http::status_codes::OK));
   TaskStatus s;
   s.state = j.at("state").get<std::string>();
   if (auto e = j.find("error"); e != j.end()) s.error = e->get<std::string>();

@@ -22,7 +22,8 @@ namespace cei::remote {
 
 class NodeError : public std::runtime_error {
  public:
-  NodeError(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  NodeError(int status, const std::string& message)
+      : std::runtime_error(message), status_(status) {}
   int status() const { return status_; }  // the HTTP status, 0 when the node did not answer
   bool unreachable() const { return status_ == 0; }
 
@@ -53,7 +54,8 @@ class NodeClient {
   const std::string& url() const { return url_; }
   bool health();  // false instead of throwing
   nlohmann::json info();
-  nlohmann::json forecast(const std::string& interface_name, const std::string& ce, double input_bytes);
+  nlohmann::json forecast(const std::string& interface_name, const std::string& ce,
+                          double input_bytes);
   void put(const std::string& id, const std::string& type_name, std::string bytes);
   std::string get(const std::string& id);
   void erase(const std::string& id);

@@ -4,9 +4,12 @@ namespace cei::remote {
 
 const char* to_string(rt::Dir d) {
   switch (d) {
-    case rt::Dir::In: return "in";
-    case rt::Dir::Out: return "out";
-    case rt::Dir::InOut: return "inout";
+    case rt::Dir::In:
+      return "in";
+    case rt::Dir::Out:
+      return "out";
+    case rt::Dir::InOut:
+      return "inout";
   }
   return "?";
 }
@@ -95,10 +98,14 @@ TaskRequest parse_task_request(std::string_view body) {
     if (!a.is_object()) throw ProtocolError(400, where + ": must be an object");
     std::string dir = string_member(a, "dir", where);
     ArgRef ref;
-    if (dir == "in") ref.dir = rt::Dir::In;
-    else if (dir == "out") ref.dir = rt::Dir::Out;
-    else if (dir == "inout") ref.dir = rt::Dir::InOut;
-    else throw ProtocolError(400, where + ": 'dir' must be in, out or inout");
+    if (dir == "in")
+      ref.dir = rt::Dir::In;
+    else if (dir == "out")
+      ref.dir = rt::Dir::Out;
+    else if (dir == "inout")
+      ref.dir = rt::Dir::InOut;
+    else
+      throw ProtocolError(400, where + ": 'dir' must be in, out or inout");
     if (ref.dir != rt::Dir::Out) ref.data = id_member(a, "data", where);
     if (ref.dir != rt::Dir::In) ref.out = id_member(a, "out", where);
     r.args.push_back(std::move(ref));

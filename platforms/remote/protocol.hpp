@@ -1,8 +1,8 @@
 // The wire vocabulary shared by the worker node (server) and the remote platform (client):
 // task requests as JSON, data ids, the bearer-token check. docs/rest-api.yaml is the reference.
 //
-//   cei::remote::TaskRequest r{"MatmulCEI", "multiply", {{Dir::In, "a", ""}, {Dir::In, "b", ""}}, "c"};
-//   std::string body = cei::remote::to_json(r).dump();        // POST /v1/tasks
+//   cei::remote::TaskRequest r{"MatmulCEI", "multiply", {{Dir::In, "a", ""}, {Dir::In, "b", ""}},
+//   "c"}; std::string body = cei::remote::to_json(r).dump();        // POST /v1/tasks
 //   cei::remote::TaskRequest back = cei::remote::parse_task_request(body);  // throws ProtocolError
 #pragma once
 
@@ -20,7 +20,8 @@ namespace cei::remote {
 // A request the node refuses: the HTTP status it answers and the message it puts in the body.
 class ProtocolError : public std::runtime_error {
  public:
-  ProtocolError(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  ProtocolError(int status, const std::string& message)
+      : std::runtime_error(message), status_(status) {}
   int status() const { return status_; }
 
  private:

@@ -81,7 +81,8 @@ void recompute(const Lineage& l, void* dst) {
     if (reads) type.copy(storage[i].get(), l.inputs[i]->host());
     raw[i] = storage[i].get();
   }
-  if (ce.nversions == 0) throw std::runtime_error(std::string("cannot recompute ") + ce.name + ": no native version");
+  if (ce.nversions == 0)
+    throw std::runtime_error(std::string("cannot recompute ") + ce.name + ": no native version");
   ce.versions[0].invoke(raw.data());
   const rt::TypeOps& out = l.output < ce.nparams ? *ce.params[l.output].type : *ce.result;
   out.move(dst, raw[l.output]);
@@ -101,7 +102,8 @@ class RemotePlatform : public rt::Platform {
     s << std::hex << rd() << rd();
     session_ = s.str();
     probe();
-    for (std::size_t i = 0; i < std::max<std::size_t>(2, workers_); ++i) threads_.emplace_back([this] { loop(); });
+    for (std::size_t i = 0; i < std::max<std::size_t>(2, workers_); ++i)
+      threads_.emplace_back([this] { loop(); });
   }
   ~RemotePlatform() override { shutdown(); }
 
@@ -135,11 +137,13 @@ class RemotePlatform : public rt::Platform {
       f.time_source = p.source;
     }
     double now = rt::Runtime::if_started() ? rt::Runtime::if_started()->now_s() : 0;
-    double queue = static_cast<double>(queued_) * f.exec_s / static_cast<double>(std::max<std::size_t>(1, workers_));
+    double queue = static_cast<double>(queued_) * f.exec_s /
+                   static_cast<double>(std::max<std::size_t>(1, workers_));
     f.end_s = now + queue + f.transfer_s + f.exec_s;
     f.energy_j = opt_.power_w * (f.transfer_s + f.exec_s);
     f.cost = opt_.price_per_gb * to_send / 1e9 + opt_.price_per_hour * f.exec_s / 3600;
-    f.cost_source = opt_.price_per_gb > 0 || opt_.price_per_hour > 0 ? rt::Source::Measured : rt::Source::Default;
+    f.cost_source = opt_.price_per_gb > 0 || opt_.price_per_hour > 0 ? rt::Source::Measured
+                                                                     : rt::Source::Default;
     return f;
   }
 
@@ -175,7 +179,8 @@ class RemotePlatform : public rt::Platform {
   }
 
   void note_transfer(std::size_t bytes, double seconds) {
-    if (bytes < (1u << 20) || seconds <= 0) return;  // small transfers measure latency, not bandwidth
+    if (bytes < (1u << 20) || seconds <= 0)
+      return;  // small transfers measure latency, not bandwidth
     std::lock_guard lock(mu_);
     bandwidth_ = 0.7 * bandwidth_ + 0.3 * (static_cast<double>(bytes) / seconds);
   }
@@ -195,7 +200,8 @@ class RemotePlatform : public rt::Platform {
       latency_s_ = rtt / 2;
       ces_.clear();
       for (const auto& ce : info.at("ces")) {
-        ces_.insert(ce.at("interface").get<std::string>() + "::" + ce.at("name").get<std::string>());
+        ces_.insert(ce.at("interface").get<std::string>() +
+                    "::" + ce.at("name").get<std::string>());
       }
       workers_ = std::max<std::size_t>(1, info.at("load").at("workers").get<std::size_t>());
       backoff_ = opt_.retry_after;
@@ -268,8 +274,8 @@ class RemotePlatform : public rt::Platform {
       auto& a = args[i];
       if (!a.out) continue;
       auto lineage = std::make_shared<Lineage>(Lineage{&t.ce(), inputs, i});
-      a.out->publish_replica(
-          std::make_shared<RemoteReplica>(*this, id_of(*a.out), a.out->type(), a.out->bytes(), std::move(lineage)));
+      a.out->publish_replica(std::make_shared<RemoteReplica>(*this, id_of(*a.out), a.out->type(),
+                                                             a.out->bytes(), std::move(lineage)));
     }
     {
       std::lock_guard lock(mu_);
@@ -289,7 +295,8 @@ class RemotePlatform : public rt::Platform {
         }
       }
     }
-    t->finish(std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why.what())));
+    t->finish(
+        std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why.what())));
   }
 
   void loop() {
@@ -350,9 +357,13 @@ class RemotePlatform : public rt::Platform {
   std::vector<std::thread> threads_;
 };
 
-RemoteReplica::~RemoteReplica() { p_.forget(std::move(id_)); }
+RemoteReplica::~RemoteReplica() {
+  p_.forget(std::move(id_));
+}
 
-rt::Platform& RemoteReplica::owner() { return p_; }
+rt::Platform& RemoteReplica::owner() {
+  return p_;
+}
 
 void RemoteReplica::fetch(void* dst) {
   std::shared_ptr<const Lineage> lineage;
@@ -399,7 +410,8 @@ void add_from_env(rt::Runtime& rt) {
     RemoteOptions o;
     while (std::getline(fields, field, ',')) {
       auto eq = field.find('=');
-      if (eq == std::string::npos) throw std::invalid_argument("CEI_REMOTE: '" + field + "' is not key=value");
+      if (eq == std::string::npos)
+        throw std::invalid_argument("CEI_REMOTE: '" + field + "' is not key=value");
       std::string k = field.substr(0, eq), v = field.substr(eq + 1);
       if (name.empty()) {
         name = k;
@@ -427,7 +439,8 @@ const bool registered = rt::register_platform_factory("remote", add_from_env);
 }  // namespace
 
 std::unique_ptr<rt::Platform> make_remote_platform(const std::string& name, const std::string& url,
-                                                   const std::string& token, RemoteOptions options) {
+                                                   const std::string& token,
+                                                   RemoteOptions options) {
   return std::make_unique<RemotePlatform>(name, url, token, options);
 }
 

@@ -14,11 +14,11 @@
 namespace cei::remote {
 
 struct RemoteOptions {
-  std::chrono::milliseconds timeout{30000};      // per request; a node silent longer is down
-  std::chrono::milliseconds retry_after{1000};   // first backoff after a failure (doubles, max 60 s)
-  double price_per_gb = 0;                       // cost model: data moved to or from the node
-  double price_per_hour = 0;                     // cost model: node compute time
-  double power_w = 0;                            // energy charged to the host while waiting (W)
+  std::chrono::milliseconds timeout{30000};     // per request; a node silent longer is down
+  std::chrono::milliseconds retry_after{1000};  // first backoff after a failure (doubles, max 60 s)
+  double price_per_gb = 0;                      // cost model: data moved to or from the node
+  double price_per_hour = 0;                    // cost model: node compute time
+  double power_w = 0;                           // energy charged to the host while waiting (W)
   bool validate_certificates = true;
   std::string ca_file;
 };

@@ -18,10 +18,14 @@ const char* lane_word(const std::string& kind) {
 
 json forecast_json(const PlatformForecast& pf) {
   const Forecast& f = pf.forecast;
-  return {{"platform", pf.platform},      {"feasible", f.feasible},
-          {"end_s", f.end_s},             {"exec_s", f.exec_s},
-          {"transfer_s", f.transfer_s},   {"energy_j", f.energy_j},
-          {"cost", f.cost},               {"time_from", source_name(f.time_source)},
+  return {{"platform", pf.platform},
+          {"feasible", f.feasible},
+          {"end_s", f.end_s},
+          {"exec_s", f.exec_s},
+          {"transfer_s", f.transfer_s},
+          {"energy_j", f.energy_j},
+          {"cost", f.cost},
+          {"time_from", source_name(f.time_source)},
           {"energy_from", source_name(f.energy_source)},
           {"cost_from", source_name(f.cost_source)}};
 }
@@ -29,8 +33,8 @@ json forecast_json(const PlatformForecast& pf) {
 json task_args(const TaskRecord& t) {
   json data = json::array();
   for (const DataUse& d : t.data)
-    data.push_back({{"version", d.version}, {"dir", d.dir == Dir::In ? "in" : "out"},
-                    {"bytes", d.bytes}});
+    data.push_back(
+        {{"version", d.version}, {"dir", d.dir == Dir::In ? "in" : "out"}, {"bytes", d.bytes}});
   json forecasts = json::array();
   for (const auto& f : t.forecasts) forecasts.push_back(forecast_json(f));
   return {{"task", t.id},
@@ -59,7 +63,9 @@ class Writer {
       const auto& p = run_.platforms[i];
       const int pid = pid_.at(p.name);
       ev.push_back(meta("process_name", pid, -1, p.name + " (" + p.kind + ")"));
-      ev.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid},
+      ev.push_back({{"ph", "M"},
+                    {"name", "process_sort_index"},
+                    {"pid", pid},
                     {"args", {{"sort_index", i}}}});
     }
     std::map<std::pair<int, int>, std::string> tracks;
@@ -81,8 +87,7 @@ class Writer {
       busy[k] = x.end;
       const int tid = kTransferTrackBase + static_cast<int>(k);
       tracks[{pid, tid}] = "transfers " + std::to_string(k);
-      const std::string name = x.to_device ? x.version + " → " + x.platform
-                                           : x.version + " → host";
+      const std::string name = x.to_device ? x.version + " → " + x.platform : x.version + " → host";
       ev.push_back(slice(name, "transfer", pid, tid, x.start, x.end,
                          {{"version", x.version},
                           {"bytes", x.bytes},
@@ -106,9 +111,14 @@ class Writer {
 
   json slice(const std::string& name, const char* cat, int pid, int tid, Clock::time_point a,
              Clock::time_point b, json args) const {
-    return {{"ph", "X"},          {"name", name},           {"cat", cat},
-            {"pid", pid},         {"tid", tid},             {"ts", us(a)},
-            {"dur", std::max(0.0, us(b) - us(a))}, {"args", std::move(args)}};
+    return {{"ph", "X"},
+            {"name", name},
+            {"cat", cat},
+            {"pid", pid},
+            {"tid", tid},
+            {"ts", us(a)},
+            {"dur", std::max(0.0, us(b) - us(a))},
+            {"args", std::move(args)}};
   }
 
   // One arrow per dependency edge, from the producer's slice to the consumer's.
@@ -120,12 +130,21 @@ class Writer {
         const TaskRecord* producer = run_.find_task(d.producer_task);
         if (!producer || !producer->started) continue;
         ++id;
-        ev.push_back({{"ph", "s"}, {"id", id}, {"name", d.version}, {"cat", "dependency"},
-                      {"pid", pid_.at(producer->platform)}, {"tid", std::max(producer->lane, 0)},
+        ev.push_back({{"ph", "s"},
+                      {"id", id},
+                      {"name", d.version},
+                      {"cat", "dependency"},
+                      {"pid", pid_.at(producer->platform)},
+                      {"tid", std::max(producer->lane, 0)},
                       {"ts", us(producer->start)}});
-        ev.push_back({{"ph", "f"}, {"bp", "e"}, {"id", id}, {"name", d.version},
-                      {"cat", "dependency"}, {"pid", pid_.at(consumer.platform)},
-                      {"tid", std::max(consumer.lane, 0)}, {"ts", us(consumer.start)}});
+        ev.push_back({{"ph", "f"},
+                      {"bp", "e"},
+                      {"id", id},
+                      {"name", d.version},
+                      {"cat", "dependency"},
+                      {"pid", pid_.at(consumer.platform)},
+                      {"tid", std::max(consumer.lane, 0)},
+                      {"ts", us(consumer.start)}});
       }
     }
   }

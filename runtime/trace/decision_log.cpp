@@ -31,8 +31,7 @@ void DecisionLog::task_started(const Task& t, const Platform& p, int lane) {
 
 void DecisionLog::task_finished(const Task& t, const Platform& p, int, bool failed) {
   if (failed)
-    log().warn("task {} {}::{} failed on {}", t.id(), t.ce().interface_name, t.ce().name,
-               p.name());
+    log().warn("task {} {}::{} failed on {}", t.id(), t.ce().interface_name, t.ce().name, p.name());
   else
     log().trace("task {} finished on {}", t.id(), p.name());
 }

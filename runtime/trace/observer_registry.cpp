@@ -25,8 +25,12 @@ void add_observer(std::shared_ptr<Observer> o) {
   } while (!list.compare_exchange_weak(old, next));
 }
 
-std::shared_ptr<const ObserverList> observers() { return current().load(); }
+std::shared_ptr<const ObserverList> observers() {
+  return current().load();
+}
 
-void clear_observers() { current().store(std::make_shared<ObserverList>()); }
+void clear_observers() {
+  current().store(std::make_shared<ObserverList>());
+}
 
 }  // namespace cei::rt

@@ -8,10 +8,12 @@
 
 namespace cei::rt::trace {
 
-inline constexpr std::array<std::uint32_t, 10> kPalette = {
-    0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2,
-    0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
+inline constexpr std::array<std::uint32_t, 10> kPalette = {0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759,
+                                                           0x76b7b2, 0xedc948, 0xb07aa1, 0xff9da7,
+                                                           0x9c755f, 0xbab0ac};
 
-inline std::uint32_t palette_color(std::size_t i) { return kPalette[i % kPalette.size()]; }
+inline std::uint32_t palette_color(std::size_t i) {
+  return kPalette[i % kPalette.size()];
+}
 
 }  // namespace cei::rt::trace

@@ -20,7 +20,8 @@ std::string Progress::line() const {
 
 std::string Progress::line_locked() const {
   std::string l = fmt::format("cei: {}/{} tasks", total_.done, total_.submitted);
-  for (const auto& [name, c] : per_platform_) l += fmt::format("  {} {}/{}", name, c.done, c.submitted);
+  for (const auto& [name, c] : per_platform_)
+    l += fmt::format("  {} {}/{}", name, c.done, c.submitted);
   return l;
 }
 

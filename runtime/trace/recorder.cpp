@@ -12,11 +12,15 @@ std::string version_name(const Version& v) {
   return "d" + std::to_string(v.datum_id()) + "v" + std::to_string(v.number());
 }
 
-PlatformRecord describe(const Platform& p) { return {p.name(), p.kind(), p.workers()}; }
+PlatformRecord describe(const Platform& p) {
+  return {p.name(), p.kind(), p.workers()};
+}
 
 // Observers receive `const Task&`, but Task's accessors are not const-qualified; reading through
 // them changes nothing.
-Task& readable(const Task& t) { return const_cast<Task&>(t); }
+Task& readable(const Task& t) {
+  return const_cast<Task&>(t);
+}
 
 std::vector<DataUse> data_uses(const Task& t) {
   std::vector<DataUse> uses;

@@ -64,15 +64,20 @@ Summary summarize(const RunRecord& run) {
 }
 
 std::string format_summary(const Summary& s) {
-  const std::vector<std::string> head = {"CE",       "platform", "tasks", "failed", "busy ms",
-                                         "energy J", "energy from", "cost", "moved"};
+  const std::vector<std::string> head = {"CE",       "platform",    "tasks", "failed", "busy ms",
+                                         "energy J", "energy from", "cost",  "moved"};
   std::vector<std::vector<std::string>> cells;
   SummaryRow total{"total", "", 0, 0, 0, 0, "", 0, 0};
   auto cells_of = [](const SummaryRow& r) {
-    return std::vector<std::string>{
-        r.ce, r.platform, fmt::format("{}", r.tasks), fmt::format("{}", r.failed),
-        fmt::format("{:.3f}", r.busy_s * 1e3), fmt::format("{:.3f}", r.energy_j), r.energy_source,
-        fmt::format("{:.4f}", r.cost), human_bytes(r.bytes_moved)};
+    return std::vector<std::string>{r.ce,
+                                    r.platform,
+                                    fmt::format("{}", r.tasks),
+                                    fmt::format("{}", r.failed),
+                                    fmt::format("{:.3f}", r.busy_s * 1e3),
+                                    fmt::format("{:.3f}", r.energy_j),
+                                    r.energy_source,
+                                    fmt::format("{:.4f}", r.cost),
+                                    human_bytes(r.bytes_moved)};
   };
   for (const SummaryRow& r : s.rows) {
     cells.push_back(cells_of(r));

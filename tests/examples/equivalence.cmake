@@ -1,7 +1,10 @@
 # Registers, for every example whose instrumented program and -seq twin exist, one ctest per
 # policy comparing their outputs on reduced sizes (tests/examples/compare.sh). Called at the end of
 # the top-level directory, when examples/ has declared its targets.
-function(cei_example_equivalence_tests dir)
+set_property(GLOBAL PROPERTY cei_example_tests_dir "${CMAKE_CURRENT_LIST_DIR}")
+
+function(cei_example_equivalence_tests)
+  get_property(dir GLOBAL PROPERTY cei_example_tests_dir)
   set(policies dynperf dynen only:cpu only:opencl0)
   # name | compare mode | reduced arguments
   set(cases "matmul|exact|128 32" "bezier|float|64 bezier.png 256" "canny|exact|4 out"

@@ -57,9 +57,8 @@ TEST(BezierKernels, PatchMatchesNativeWithin1e5) {
   const auto control = random_array<float, 2>({16, 16}, 7, 0.f, 1.f);
   const int side = 16, resolution = 256, row0 = 64, col0 = 128, block = 64;
   const auto native = bezier::patch(control, side, resolution, row0, col0, block);
-  const auto opencl =
-      cl.run<cei::Matrix<float>>("patch", {block, block}, {}, {row0, col0}, {block, block}, control,
-                                 side, resolution, row0, col0, block);
+  const auto opencl = cl.run<cei::Matrix<float>>("patch", {block, block}, {}, {}, {block, block},
+                                                 control, side, resolution, row0, col0, block);
   EXPECT_LE(max_abs_diff(native, opencl), 1e-5f);
   EXPECT_GT(native(0, 0), 0.f);  // a real surface, not zeros on both sides
 }

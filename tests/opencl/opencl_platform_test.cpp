@@ -155,7 +155,8 @@ TEST(OpenCLPlatform, EvictionUnderASmallCapKeepsResultsRight) {
   const std::size_t n = 1 << 14, bytes = n * sizeof(int);
   auto p = pocl(options(false, 4 * bytes));
   std::vector<Call> calls;
-  for (int i = 0; i < 12; ++i) calls.push_back(call(*p, inc_ce, {HostVersion::of(iota(n, 100 * i))}));
+  for (int i = 0; i < 12; ++i)
+    calls.push_back(call(*p, inc_ce, {HostVersion::of(iota(n, 100 * i))}));
   std::vector<Call> second;
   for (auto& c : calls) second.push_back(call(*p, inc_ce, {c.result}));
   for (int i = 0; i < 12; ++i) {

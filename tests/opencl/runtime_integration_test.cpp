@@ -65,18 +65,19 @@ const rt::NativeVersion negate_native[] = {{"Native", &Native::negate}};
 const rt::NativeVersion sum_native[] = {{"Native", &Native::sum}};
 
 const rt::CeInfo add_rt{"add", "RtCEI", false, add_params, 2, &fvec(), add_native, 1, &add_cl};
-const rt::CeInfo scale_rt{"scale", "RtCEI", false, scale_params, 2, &fvec(), scale_native, 1,
-                          &scale_cl};
+const rt::CeInfo scale_rt{"scale", "RtCEI",      false, scale_params, 2,
+                          &fvec(), scale_native, 1,     &scale_cl};
 const rt::CeInfo inc_rt{"inc", "RtCEI", false, inc_params, 1, &ivec(), inc_native, 1, &inc_cl};
-const rt::CeInfo matmul_rt{"matmul", "RtCEI", false, matmul_params, 2, &rt::type_ops<IMat>(),
-                           matmul_native, 1, &matmul_cl};
-const rt::CeInfo inc16_rt{"inc16", "RtCEI", false, inc_params, 1, &ivec(), inc_native, 1,
-                          &inc16_cl};
+const rt::CeInfo matmul_rt{"matmul",      "RtCEI", false,
+                           matmul_params, 2,       &rt::type_ops<IMat>(),
+                           matmul_native, 1,       &matmul_cl};
+const rt::CeInfo inc16_rt{"inc16", "RtCEI",    false, inc_params, 1,
+                          &ivec(), inc_native, 1,     &inc16_cl};
 // The broken kernel stands for negate: the CPU platform runs the native version instead.
-const rt::CeInfo broken_rt{"broken", "RtCEI", false, broken_params, 1, nullptr, negate_native, 1,
-                           &broken_cl};
-const rt::CeInfo sum_rt{"sum", "RtCEI", false, inc_params, 1, &rt::type_ops<std::int64_t>(),
-                        sum_native, 1, nullptr};
+const rt::CeInfo broken_rt{"broken", "RtCEI",       false, broken_params, 1,
+                           nullptr,  negate_native, 1,     &broken_cl};
+const rt::CeInfo sum_rt{"sum",      "RtCEI", false,  inc_params, 1, &rt::type_ops<std::int64_t>(),
+                        sum_native, 1,       nullptr};
 
 opencl::OpenCLPlatform& device() {
   auto* p = dynamic_cast<opencl::OpenCLPlatform*>(rt::Runtime::instance().find_platform("opencl0"));
@@ -101,9 +102,9 @@ TEST(RuntimeWithOpenCL, ResultsEqualTheNativeVersions) {
   FVec a(1000), b(1000);
   rt::Scope sa(a), sb(b);  // ceic's scopes: tracked locals are forgotten when they die
   for (int i = 0; i < 1000; ++i) a(i) = 0.5f * i, b(i) = 3.f - i;
-  FVec scaled = rt::call<FVec>(scale_rt, rt::in<FVec>(rt::call<FVec>(add_rt, rt::in<FVec>(a),
-                                                                     rt::in<FVec>(b))),
-                               rt::in<float>(2.5f));
+  FVec scaled = rt::call<FVec>(
+      scale_rt, rt::in<FVec>(rt::call<FVec>(add_rt, rt::in<FVec>(a), rt::in<FVec>(b))),
+      rt::in<float>(2.5f));
   FVec sum(0), expected(0);
   void* add_args[] = {&a, &b, &sum};
   Native::add(add_args);

@@ -39,8 +39,10 @@ struct BadRequest {
   int expected;
 };
 
-std::string task(const std::string& ce, const std::string& args, const std::string& rest = R"(,"result":"r")") {
-  return R"({"ce":{"interface":"TestCEI","name":")" + ce + R"("},"args":[)" + args + "]" + rest + "}";
+std::string task(const std::string& ce, const std::string& args,
+                 const std::string& rest = R"(,"result":"r")") {
+  return R"({"ce":{"interface":"TestCEI","name":")" + ce + R"("},"args":[)" + args + "]" + rest +
+         "}";
 }
 
 TEST(RemoteBadRequests, TableOfStatusCodes) {
@@ -63,36 +65,39 @@ TEST(RemoteBadRequests, TableOfStatusCodes) {
       {"basic scheme", "GET", "/v1/info", A::Basic, "", nullptr, 401},
       {"token prefix", "GET", "/v1/info", A::Prefix, "", nullptr, 401},
       {"upload without token", "PUT", "/v1/data/x" + vt, A::None, vec_bytes(4), nullptr, 401},
-      {"task with wrong token", "POST", "/v1/tasks", A::Wrong, task("inc", R"({"dir":"in","data":"seven"})"),
-       "application/json", 401},
+      {"task with wrong token", "POST", "/v1/tasks", A::Wrong,
+       task("inc", R"({"dir":"in","data":"seven"})"), "application/json", 401},
       {"unknown path without token", "GET", "/v1/secret", A::None, "", nullptr, 401},
       {"oversized upload", "PUT", "/v1/data/big" + vt, A::Good, big, nullptr, 413},
       {"oversized JSON", "POST", "/v1/tasks", A::Good, big, "application/json", 413},
       {"malformed JSON", "POST", "/v1/tasks", A::Good, "{\"ce\":", "application/json", 400},
       {"JSON not an object", "POST", "/v1/tasks", A::Good, "[1,2]", "application/json", 400},
       {"missing ce", "POST", "/v1/tasks", A::Good, R"({"args":[]})", "application/json", 400},
-      {"bad direction", "POST", "/v1/tasks", A::Good, task("inc", R"({"dir":"sideways","data":"seven"})"),
-       "application/json", 400},
-      {"invalid data id", "POST", "/v1/tasks", A::Good, task("inc", R"({"dir":"in","data":"../etc"})"),
-       "application/json", 400},
+      {"bad direction", "POST", "/v1/tasks", A::Good,
+       task("inc", R"({"dir":"sideways","data":"seven"})"), "application/json", 400},
+      {"invalid data id", "POST", "/v1/tasks", A::Good,
+       task("inc", R"({"dir":"in","data":"../etc"})"), "application/json", 400},
       {"unknown CE", "POST", "/v1/tasks", A::Good, task("nope", R"({"dir":"in","data":"seven"})"),
        "application/json", 404},
-      {"unknown data", "POST", "/v1/tasks", A::Good, task("inc", R"({"dir":"in","data":"missing"})"),
-       "application/json", 404},
-      {"wrong argument count", "POST", "/v1/tasks", A::Good, task("inc", ""), "application/json", 400},
+      {"unknown data", "POST", "/v1/tasks", A::Good,
+       task("inc", R"({"dir":"in","data":"missing"})"), "application/json", 404},
+      {"wrong argument count", "POST", "/v1/tasks", A::Good, task("inc", ""), "application/json",
+       400},
       {"wrong direction for CE", "POST", "/v1/tasks", A::Good,
        task("inc", R"({"dir":"inout","data":"seven","out":"s2"})"), "application/json", 400},
       {"type mismatch", "POST", "/v1/tasks", A::Good, task("inc", R"({"dir":"in","data":"a"})"),
        "application/json", 400},
-      {"missing result", "POST", "/v1/tasks", A::Good, task("inc", R"({"dir":"in","data":"seven"})", ""),
-       "application/json", 400},
+      {"missing result", "POST", "/v1/tasks", A::Good,
+       task("inc", R"({"dir":"in","data":"seven"})", ""), "application/json", 400},
       {"truncated binary", "PUT", "/v1/data/t" + vt, A::Good, framing(1, 100, 40), nullptr, 400},
       {"truncated header", "PUT", "/v1/data/t" + vt, A::Good, std::string(12, '\1'), nullptr, 400},
       {"negative extent", "PUT", "/v1/data/t" + vt, A::Good, framing(1, -5, 0), nullptr, 400},
-      {"huge extent", "PUT", "/v1/data/t" + vt, A::Good, framing(1, INT64_C(1) << 60, 8), nullptr, 400},
+      {"huge extent", "PUT", "/v1/data/t" + vt, A::Good, framing(1, INT64_C(1) << 60, 8), nullptr,
+       400},
       {"rank mismatch", "PUT", "/v1/data/t" + vt, A::Good, framing(2, 1, 4), nullptr, 400},
       {"upload without type", "PUT", "/v1/data/t", A::Good, vec_bytes(4), nullptr, 400},
-      {"upload of unknown type", "PUT", "/v1/data/t?type=double%2A", A::Good, vec_bytes(4), nullptr, 400},
+      {"upload of unknown type", "PUT", "/v1/data/t?type=double%2A", A::Good, vec_bytes(4), nullptr,
+       400},
       {"download unknown data", "GET", "/v1/data/nope", A::Good, "", nullptr, 404},
       {"delete unknown data", "DELETE", "/v1/data/nope", A::Good, "", nullptr, 404},
       {"unknown task", "GET", "/v1/tasks/t999", A::Good, "", nullptr, 404},
@@ -112,11 +117,20 @@ TEST(RemoteBadRequests, TableOfStatusCodes) {
   for (const auto& b : table) {
     std::map<std::string, std::string> h;
     switch (b.auth) {
-      case A::None: break;
-      case A::Good: h["Authorization"] = "Bearer " + worker.token(); break;
-      case A::Wrong: h["Authorization"] = "Bearer wrong-token"; break;
-      case A::Basic: h["Authorization"] = "Basic " + worker.token(); break;
-      case A::Prefix: h["Authorization"] = "Bearer " + worker.token().substr(0, worker.token().size() - 1); break;
+      case A::None:
+        break;
+      case A::Good:
+        h["Authorization"] = "Bearer " + worker.token();
+        break;
+      case A::Wrong:
+        h["Authorization"] = "Bearer wrong-token";
+        break;
+      case A::Basic:
+        h["Authorization"] = "Basic " + worker.token();
+        break;
+      case A::Prefix:
+        h["Authorization"] = "Bearer " + worker.token().substr(0, worker.token().size() - 1);
+        break;
     }
     if (b.content_type) h["Content-Type"] = b.content_type;
     RawReply r = raw_request(worker.url(), b.method, b.path, h, b.body);
@@ -146,9 +160,10 @@ TEST(RemoteBadRequests, OverCapacityIs503WithRetryAfter) {
   cei::rt::type_ops<int>().serialize(&ms, b);
   node.put("ms", cei::rt::type_ops<int>().name, b);
   std::string first = node.submit({"TestCEI", "nap", {{cei::rt::Dir::In, "ms", ""}}, "r1"});
-  auto r = raw_request(worker.url(), "POST", "/v1/tasks",
-                       {{"Authorization", "Bearer " + worker.token()}, {"Content-Type", "application/json"}},
-                       task("nap", R"({"dir":"in","data":"ms"})", R"(,"result":"r2")"));
+  auto r = raw_request(
+      worker.url(), "POST", "/v1/tasks",
+      {{"Authorization", "Bearer " + worker.token()}, {"Content-Type", "application/json"}},
+      task("nap", R"({"dir":"in","data":"ms"})", R"(,"result":"r2")"));
   EXPECT_EQ(r.status, 503) << r.body;
   EXPECT_EQ(r.headers["Retry-After"], "1");
   EXPECT_EQ(node.status(first, 10000).state, "done");

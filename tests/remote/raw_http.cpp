@@ -4,7 +4,9 @@
 
 namespace remote_test {
 
-std::string url_encode(const std::string& s) { return web::http::uri::encode_data_string(s); }
+std::string url_encode(const std::string& s) {
+  return web::http::uri::encode_data_string(s);
+}
 
 RawReply raw_request(const std::string& url, const std::string& method, const std::string& path,
                      const std::map<std::string, std::string>& headers, const std::string& body) {
@@ -13,7 +15,8 @@ RawReply raw_request(const std::string& url, const std::string& method, const st
   req.set_request_uri(path);
   for (const auto& [k, v] : headers) req.headers().add(k, v);
   if (!body.empty()) {
-    auto type = headers.count("Content-Type") ? headers.at("Content-Type") : "application/octet-stream";
+    auto type =
+        headers.count("Content-Type") ? headers.at("Content-Type") : "application/octet-stream";
     req.set_body(body, type);
   }
   auto resp = client.request(req).get();

@@ -49,7 +49,8 @@ class RemotePlatform : public ::testing::Test {
   static void SetUpTestSuite() {
     if (node) return;
     node = std::make_unique<WorkerProcess>();
-    std::string spec = "node1=" + node->url() + ",token=" + node->token() + ",timeout_ms=2000,retry_ms=30000";
+    std::string spec =
+        "node1=" + node->url() + ",token=" + node->token() + ",timeout_ms=2000,retry_ms=30000";
     setenv("CEI_REMOTE", spec.c_str(), 1);
     Runtime::instance().set_policy(std::make_unique<PreferRemote>());
   }
@@ -82,7 +83,7 @@ TEST_F(RemotePlatform, KillNineMidRunLosesNothing) {
   int n = 0;
   int ms = 1500;
   assign(v, call<Vec>(ce_scale, in<Vec>(a), in<float>(2.0f)));  // its value lives only on the node
-  assign(n, call<int>(ce_nap, in<int>(ms)));                     // in flight when the node dies
+  assign(n, call<int>(ce_nap, in<int>(ms)));                    // in flight when the node dies
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
   node->kill9();
   assign(w, call<Vec>(ce_add, in<Vec>(v), in<Vec>(b)));  // runs on the host: v is recomputed
@@ -92,7 +93,8 @@ TEST_F(RemotePlatform, KillNineMidRunLosesNothing) {
   EXPECT_EQ(n, ms);
   EXPECT_EQ(v, scale(a, 2.0f));
   EXPECT_EQ(w, add(scale(a, 2.0f), b));
-  EXPECT_FALSE(Runtime::instance().find_platform("node1")->can_run(ce_add)) << "a dead node is backed off";
+  EXPECT_FALSE(Runtime::instance().find_platform("node1")->can_run(ce_add))
+      << "a dead node is backed off";
 }
 
 }  // namespace

@@ -30,13 +30,15 @@ int free_port() {
   return ntohs(a.sin_port);
 }
 
-WorkerProcess::WorkerProcess(std::vector<std::string> extra, std::string token) : token_(std::move(token)) {
+WorkerProcess::WorkerProcess(std::vector<std::string> extra, std::string token)
+    : token_(std::move(token)) {
   port_ = free_port();
   url_ = "http://127.0.0.1:" + std::to_string(port_);
-  token_file_ = "/tmp/cei-remote-test-token-" + std::to_string(getpid()) + "-" + std::to_string(port_);
+  token_file_ =
+      "/tmp/cei-remote-test-token-" + std::to_string(getpid()) + "-" + std::to_string(port_);
   std::ofstream(token_file_) << token_ << "\n";
-  std::vector<std::string> args = {CEI_TEST_WORKER, "--host", "127.0.0.1", "--port", std::to_string(port_),
-                                   "--token-file", token_file_};
+  std::vector<std::string> args = {CEI_TEST_WORKER,       "--host",       "127.0.0.1", "--port",
+                                   std::to_string(port_), "--token-file", token_file_};
   args.insert(args.end(), extra.begin(), extra.end());
   pid_ = fork();
   if (pid_ == 0) {

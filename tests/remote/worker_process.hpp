@@ -17,8 +17,8 @@ class WorkerProcess {
   const std::string& url() const { return url_; }
   const std::string& token() const { return token_; }
   int port() const { return port_; }
-  void kill9();      // SIGKILL, as a crash
-  void stop();       // SIGTERM and wait
+  void kill9();  // SIGKILL, as a crash
+  void stop();   // SIGTERM and wait
 
  private:
   std::string token_, url_, token_file_;

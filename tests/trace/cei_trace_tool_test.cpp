@@ -36,8 +36,8 @@ class CeiTraceTool : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("cei-trace-tool-" + std::string(
-                                    ::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("cei-trace-tool-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
     test::KnownRun run;
     Recorder rec(run.origin);
@@ -50,8 +50,8 @@ class CeiTraceTool : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   int tool(const std::string& args) {
-    const std::string cmd = std::string(CEI_TRACE_TOOL) + " " + args + " > " +
-                            (dir_ / "out.txt").string() + " 2>&1";
+    const std::string cmd =
+        std::string(CEI_TRACE_TOOL) + " " + args + " > " + (dir_ / "out.txt").string() + " 2>&1";
     return std::system(cmd.c_str());
   }
   fs::path dir_;
@@ -59,9 +59,9 @@ class CeiTraceTool : public ::testing::Test {
 
 TEST_F(CeiTraceTool, WritesAPngOfTheRequestedSize) {
   const fs::path png = dir_ / "timeline.png";
-  ASSERT_EQ(tool((dir_ / "trace.json").string() + " -o " + png.string() +
-                 " --width 1000 --height 420"),
-            0);
+  ASSERT_EQ(
+      tool((dir_ / "trace.json").string() + " -o " + png.string() + " --width 1000 --height 420"),
+      0);
   const PngSize s = png_size(png);
   EXPECT_EQ(s.width, 1000u);
   EXPECT_EQ(s.height, 420u);

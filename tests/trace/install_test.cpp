@@ -4,8 +4,8 @@
 #include "known_run.hpp"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -19,8 +19,8 @@ namespace fs = std::filesystem;
 // Plays the known run to every installed observer, as the executor does.
 class Broadcast final : public Observer {
  public:
-  void task_submitted(const Task& t, std::span<const Dependency> d,
-                      std::span<const Candidate> c, std::size_t i, const char* p) override {
+  void task_submitted(const Task& t, std::span<const Dependency> d, std::span<const Candidate> c,
+                      std::size_t i, const char* p) override {
     for (auto& o : *observers()) o->task_submitted(t, d, c, i, p);
   }
   void task_started(const Task& t, const Platform& p, int l) override {

@@ -82,8 +82,8 @@ class FixedTask final : public Task {
 inline const NativeVersion kNative[] = {{"matmul", nullptr}};
 inline const OpenCLImpl kKernel{"multiply", "", "matmul.cl", "par0.x", "", "", "par0.x"};
 inline const CeInfo kInit{"init", "MatmulCEI", false, nullptr, 0, nullptr, kNative, 1, nullptr};
-inline const CeInfo kMultiply{"multiply", "MatmulCEI", false, nullptr, 0, nullptr,
-                              kNative, 1, &kKernel};
+inline const CeInfo kMultiply{"multiply", "MatmulCEI", false, nullptr, 0,
+                              nullptr,    kNative,     1,     &kKernel};
 
 inline Forecast forecast(double end_s, double energy_j, double cost, Source src) {
   Forecast f;
@@ -118,17 +118,16 @@ struct KnownRun {
     auto a1 = v(1, 1, 4000), a2 = v(1, 2, 4000), b1 = v(2, 1, 4000), b2 = v(2, 2, 4000);
     auto c1 = v(3, 1, 0), e1 = v(4, 1, 0);  // result sizes become known when the task ends
     const TypeOps* ty = &type_ops<std::vector<float>>();
-    tasks = {
-        std::make_shared<FixedTask>(1, kInit, std::vector<TaskArg>{{Dir::InOut, ty, a1, a2}}),
-        std::make_shared<FixedTask>(2, kInit, std::vector<TaskArg>{{Dir::InOut, ty, b1, b2}}),
-        std::make_shared<FixedTask>(3, kMultiply,
-                                    std::vector<TaskArg>{{Dir::In, ty, a2, nullptr},
-                                                         {Dir::In, ty, b2, nullptr},
-                                                         {Dir::Out, ty, nullptr, c1}}),
-        std::make_shared<FixedTask>(4, kMultiply,
-                                    std::vector<TaskArg>{{Dir::In, ty, c1, nullptr},
-                                                         {Dir::In, ty, b2, nullptr},
-                                                         {Dir::Out, ty, nullptr, e1}})};
+    tasks = {std::make_shared<FixedTask>(1, kInit, std::vector<TaskArg>{{Dir::InOut, ty, a1, a2}}),
+             std::make_shared<FixedTask>(2, kInit, std::vector<TaskArg>{{Dir::InOut, ty, b1, b2}}),
+             std::make_shared<FixedTask>(3, kMultiply,
+                                         std::vector<TaskArg>{{Dir::In, ty, a2, nullptr},
+                                                              {Dir::In, ty, b2, nullptr},
+                                                              {Dir::Out, ty, nullptr, c1}}),
+             std::make_shared<FixedTask>(4, kMultiply,
+                                         std::vector<TaskArg>{{Dir::In, ty, c1, nullptr},
+                                                              {Dir::In, ty, b2, nullptr},
+                                                              {Dir::Out, ty, nullptr, e1}})};
     ran_on = {&cpu, &cpu, &gpu, &cpu};
     lanes = {0, 1, 0, 0};
     const std::vector<std::vector<Dependency>> deps = {

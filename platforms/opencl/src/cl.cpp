@@ -50,7 +50,8 @@ std::pair<cl_ulong, cl_ulong> event_span(cl_event e) {
   if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) !=
           CL_SUCCESS ||
       clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
-          CL_SUCCESS || end < start)
+          CL_SUCCESS ||
+      end < start)
     return {0, 0};
   return {start, end};
 }

@@ -24,8 +24,7 @@ void CL_CALLBACK event_done(cl_event, cl_int status, void* user) {
 }
 }  // namespace
 
-OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device& dev,
-                           Options opts)
+OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device& dev, Options opts)
     : self(self),
       name(std::move(name)),
       device(dev),

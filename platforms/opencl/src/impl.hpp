@@ -98,7 +98,7 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   std::vector<Span> spans;
   double folded_exposed_s = 0;
   void add_span(std::pair<cl_ulong, cl_ulong> span, bool transfer);  // under stats_mu
-  double exposed_transfer_s() const;         // under stats_mu
+  double exposed_transfer_s() const;                                 // under stats_mu
   std::atomic<int> tasks_in_flight{0};
   std::map<const rt::CeInfo*, double> kernel_s_per_byte;  // forecasts, per CE
 

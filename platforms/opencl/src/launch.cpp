@@ -11,7 +11,9 @@ namespace cei::opencl {
 
 namespace {
 
-bool is_buffer(const rt::TypeOps& t) { return t.kind != rt::TypeKind::Scalar; }
+bool is_buffer(const rt::TypeOps& t) {
+  return t.kind != rt::TypeKind::Scalar;
+}
 
 std::array<std::int64_t, 3> host_extents(const rt::TypeOps& t, const void* obj) {
   std::array<std::int64_t, 3> e{0, 0, 0};
@@ -42,8 +44,9 @@ WorkSizes work_sizes(const rt::CeInfo& ce, const std::array<expr::ExprList, 4>& 
     throw std::runtime_error(std::string("CE ") + ce.interface_name + "::" + ce.name + ": " + why);
   };
   for (auto g : w.global)
-    if (g <= 0) fail("global work size \"" + std::string(cl.global_work_size) + "\" is (" +
-                     join(w.global) + "); every dimension must be positive");
+    if (g <= 0)
+      fail("global work size \"" + std::string(cl.global_work_size) + "\" is (" + join(w.global) +
+           "); every dimension must be positive");
   if (!w.local.empty()) {
     if (w.local.size() != w.global.size())
       fail("local work size \"" + std::string(cl.local_work_size) + "\" has " +
@@ -67,8 +70,9 @@ WorkSizes work_sizes(const rt::CeInfo& ce, const std::array<expr::ExprList, 4>& 
 }
 
 std::size_t count(const std::vector<std::int64_t>& e) {
-  return std::accumulate(e.begin(), e.end(), std::size_t{1},
-                         [](std::size_t a, std::int64_t b) { return a * static_cast<std::size_t>(b); });
+  return std::accumulate(e.begin(), e.end(), std::size_t{1}, [](std::size_t a, std::int64_t b) {
+    return a * static_cast<std::size_t>(b);
+  });
 }
 
 }  // namespace
@@ -171,8 +175,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         buf = allocate(bytes);
         if (options.naive) r->scratch.emplace_back(buf, bytes);
         cl_event ev = nullptr;
-        check(clEnqueueWriteBuffer(write_queue(), buf.get(), CL_FALSE, 0,
-                                   bytes, a.type->data(views[i].host), 0, nullptr, &ev),
+        check(clEnqueueWriteBuffer(write_queue(), buf.get(), CL_FALSE, 0, bytes,
+                                   a.type->data(views[i].host), 0, nullptr, &ev),
               "clEnqueueWriteBuffer");
         r->writes.emplace_back(ev);
         r->bytes_in += bytes;
@@ -235,8 +239,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         objs.emplace_back(i, obj);
         if (t.rank > 0) t.reshape(obj, views[i].extents.data(), t.rank);
         cl_event ev = nullptr;
-        check(clEnqueueReadBuffer(read_queue(), out_mem[i].get(), CL_FALSE, 0, bytes_of(i), t.data(obj),
-                                  1, &kev, &ev),
+        check(clEnqueueReadBuffer(read_queue(), out_mem[i].get(), CL_FALSE, 0, bytes_of(i),
+                                  t.data(obj), 1, &kev, &ev),
               "clEnqueueReadBuffer");
         r->reads.emplace_back(ev);
         r->bytes_out += bytes_of(i);
@@ -248,8 +252,10 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       clGetEventInfo(kev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
       record(*r);  // before publishing: whoever sees the outputs sees the counts
       for (auto& [i, obj] : objs) {
-        if (st < 0) args[i].type->destroy(obj);
-        else args[i].out->publish_host(obj);
+        if (st < 0)
+          args[i].type->destroy(obj);
+        else
+          args[i].out->publish_host(obj);
       }
       running++;
       return complete(r, st);
@@ -316,8 +322,8 @@ void OpenCLPlatform::Impl::complete(const std::shared_ptr<Running>& r, cl_int st
   unpin(*r);
   std::exception_ptr err;
   if (status < 0)
-    err = std::make_exception_ptr(Error(std::string("kernel ") + r->task->ce().opencl->kernel_name +
-                                            " on " + name, status));
+    err = std::make_exception_ptr(
+        Error(std::string("kernel ") + r->task->ce().opencl->kernel_name + " on " + name, status));
   r->task->finish(err);
   bool waiting;
   {

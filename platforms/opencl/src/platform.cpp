@@ -11,10 +11,20 @@ std::size_t parse_bytes(const char* s) {
   char* end = nullptr;
   double v = std::strtod(s, &end);
   switch (end && *end ? *end : ' ') {
-    case 'k': case 'K': v *= 1024.0; break;
-    case 'm': case 'M': v *= 1024.0 * 1024; break;
-    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
-    default: break;
+    case 'k':
+    case 'K':
+      v *= 1024.0;
+      break;
+    case 'm':
+    case 'M':
+      v *= 1024.0 * 1024;
+      break;
+    case 'g':
+    case 'G':
+      v *= 1024.0 * 1024 * 1024;
+      break;
+    default:
+      break;
   }
   return static_cast<std::size_t>(v);
 }
@@ -32,8 +42,7 @@ double seconds_since_start() {
 Options Options::from_env() {
   Options o;
   if (const char* v = std::getenv("CEI_OPENCL_NAIVE")) o.naive = *v && std::string(v) != "0";
-  if (const char* v = std::getenv("CEI_OPENCL_IN_ORDER"))
-    o.in_order = *v && std::string(v) != "0";
+  if (const char* v = std::getenv("CEI_OPENCL_IN_ORDER")) o.in_order = *v && std::string(v) != "0";
   if (const char* v = std::getenv("CEI_OPENCL_MEM_CAP")) o.mem_cap = parse_bytes(v);
   if (const char* v = std::getenv("CEI_OPENCL_CACHE")) o.cache_dir = v;
   if (const char* v = std::getenv("CEI_OPENCL_BUILD_OPTIONS")) o.build_options = v;
@@ -48,11 +57,19 @@ OpenCLPlatform::OpenCLPlatform(std::string name, std::size_t device_index, Optio
   impl_ = std::make_shared<Impl>(*this, std::move(name), devices[device_index], std::move(options));
 }
 
-OpenCLPlatform::~OpenCLPlatform() { shutdown(); }
+OpenCLPlatform::~OpenCLPlatform() {
+  shutdown();
+}
 
-const std::string& OpenCLPlatform::name() const { return impl_->name; }
-const DeviceInfo& OpenCLPlatform::device() const { return impl_->device.info; }
-const Options& OpenCLPlatform::options() const { return impl_->options; }
+const std::string& OpenCLPlatform::name() const {
+  return impl_->name;
+}
+const DeviceInfo& OpenCLPlatform::device() const {
+  return impl_->device.info;
+}
+const Options& OpenCLPlatform::options() const {
+  return impl_->options;
+}
 
 bool OpenCLPlatform::can_run(const rt::CeInfo& ce) const {
   if (!ce.opencl || ce.is_instance) return false;
@@ -90,7 +107,9 @@ rt::Forecast OpenCLPlatform::forecast(const rt::Task& t) const {
   return f;
 }
 
-void OpenCLPlatform::submit(rt::TaskPtr t) { impl_->submit(std::move(t)); }
+void OpenCLPlatform::submit(rt::TaskPtr t) {
+  impl_->submit(std::move(t));
+}
 
 void OpenCLPlatform::shutdown() {
   if (!impl_) return;

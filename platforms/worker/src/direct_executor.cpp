@@ -32,7 +32,8 @@ class DirectExecutor : public Executor {
   }
   std::size_t workers() const override { return threads_.size(); }
   nlohmann::json platforms() const override {
-    return nlohmann::json::array({{{"name", "cpu"}, {"kind", "cpu"}, {"workers", threads_.size()}}});
+    return nlohmann::json::array(
+        {{{"name", "cpu"}, {"kind", "cpu"}, {"workers", threads_.size()}}});
   }
 
  private:

@@ -17,7 +17,9 @@ std::string read_token(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   std::string t = s.str();
-  while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ' || t.back() == '\t')) t.pop_back();
+  while (!t.empty() &&
+         (t.back() == '\n' || t.back() == '\r' || t.back() == ' ' || t.back() == '\t'))
+    t.pop_back();
   if (t.empty()) throw std::runtime_error("token file " + path + " is empty");
   return t;
 }
@@ -41,12 +43,15 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
       ->check(CLI::ExistingFile);
   app.add_option("--max-body-mb", max_body_mb, "largest data upload, MiB")->capture_default_str();
   app.add_option("--max-data-mb", max_data_mb, "all stored data, MiB")->capture_default_str();
-  app.add_option("--max-tasks", o.max_tasks, "tasks queued or running before 503")->capture_default_str();
-  app.add_option("--threads", o.threads, "direct executor threads (0: every core)")->capture_default_str();
+  app.add_option("--max-tasks", o.max_tasks, "tasks queued or running before 503")
+      ->capture_default_str();
+  app.add_option("--threads", o.threads, "direct executor threads (0: every core)")
+      ->capture_default_str();
   app.add_option("--executor", executor, "runtime (the node's Decision Engine) or direct")
       ->check(CLI::IsMember({"runtime", "direct"}))
       ->capture_default_str();
-  app.add_option("--tls-cert", o.tls_cert, "PEM certificate chain: serve https")->check(CLI::ExistingFile);
+  app.add_option("--tls-cert", o.tls_cert, "PEM certificate chain: serve https")
+      ->check(CLI::ExistingFile);
   app.add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert")->check(CLI::ExistingFile);
   app.add_option("--tls-dh", o.tls_dh, "PEM DH parameters (optional)")->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
@@ -55,7 +60,8 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
     o.max_body_bytes = static_cast<std::size_t>(max_body_mb * (1 << 20));
     o.max_data_bytes = static_cast<std::size_t>(max_data_mb * (1 << 20));
     if (executor == "runtime") {
-      if (!runtime_executor) throw std::runtime_error("this node was built without the CEI runtime");
+      if (!runtime_executor)
+        throw std::runtime_error("this node was built without the CEI runtime");
       o.executor = runtime_executor;
     }
     if (!platforms.empty()) setenv("CEI_PLATFORMS", platforms.c_str(), 1);
@@ -67,7 +73,8 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     Node node(o, ces);
     node.open();
-    std::cout << "cei worker listening on " << node.url() << " (" << ces.size() << " CEs)" << std::endl;
+    std::cout << "cei worker listening on " << node.url() << " (" << ces.size() << " CEs)"
+              << std::endl;
     int sig = 0;
     sigwait(&set, &sig);
     node.close();

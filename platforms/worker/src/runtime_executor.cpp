@@ -112,6 +112,8 @@ class RuntimeExecutor : public Executor {
 
 }  // namespace
 
-std::unique_ptr<Executor> make_runtime_executor() { return std::make_unique<RuntimeExecutor>(); }
+std::unique_ptr<Executor> make_runtime_executor() {
+  return std::make_unique<RuntimeExecutor>();
+}
 
 }  // namespace cei::worker

@@ -27,7 +27,8 @@ namespace {
 
 constexpr const char* kVersion = "0.1.0";
 constexpr long kMaxWaitMs = 60000;
-constexpr int kMaxLongPolls = 16;  // beyond it a long poll answers at once: keeps listener threads free
+constexpr int kMaxLongPolls =
+    16;  // beyond it a long poll answers at once: keeps listener threads free
 
 struct TaskState {
   std::mutex mu;
@@ -45,7 +46,9 @@ struct History {
 };
 
 // Messages may quote what the client sent, which need not be UTF-8.
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 void reply_json(const http::http_request& req, http::status_code code, const json& body) {
   http::http_response r(code);
@@ -61,7 +64,9 @@ void reply_error(const http::http_request& req, int code, const std::string& mes
   req.reply(r);
 }
 
-const char* dir_name(rt::Dir d) { return remote::to_string(d); }
+const char* dir_name(rt::Dir d) {
+  return remote::to_string(d);
+}
 
 }  // namespace
 
@@ -83,7 +88,8 @@ struct Node::Impl {
   Impl(NodeOptions o, std::span<const rt::CeInfo* const> list)
       : opt(std::move(o)), ces(list.begin(), list.end()), store(opt.max_data_bytes) {
     for (const auto* ce : ces) {
-      for (std::size_t i = 0; i < ce->nparams; ++i) types[ce->params[i].type->name] = ce->params[i].type;
+      for (std::size_t i = 0; i < ce->nparams; ++i)
+        types[ce->params[i].type->name] = ce->params[i].type;
       if (ce->result) types[ce->result->name] = ce->result;
     }
     if (opt.executor) exec = opt.executor();
@@ -147,7 +153,8 @@ struct Node::Impl {
       for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
       http::http_response r(http::status_codes::MethodNotAllowed);
       r.headers().add("Allow", list);
-      r.set_body(dump(json{{"error", "method " + m + " not allowed; use " + list}}), "application/json");
+      r.set_body(dump(json{{"error", "method " + m + " not allowed; use " + list}}),
+                 "application/json");
       req.reply(r);
       throw Replied{};
     };
@@ -166,7 +173,8 @@ struct Node::Impl {
       }
       if (parts.size() == 3 && parts[0] == "v1" && parts[1] == "data") {
         only({"GET", "PUT", "DELETE"});
-        if (!remote::valid_id(parts[2])) throw ProtocolError(400, "invalid data id '" + parts[2] + "'");
+        if (!remote::valid_id(parts[2]))
+          throw ProtocolError(400, "invalid data id '" + parts[2] + "'");
         if (m == http::methods::PUT) return put_data(req, parts[2]);
         if (m == http::methods::GET) return get_data(req, parts[2]);
         return delete_data(req, parts[2]);
@@ -190,8 +198,8 @@ struct Node::Impl {
   static std::string body(const http::http_request& req, std::size_t limit) {
     auto announced = req.headers().content_length();
     if (announced > limit) {
-      throw ProtocolError(413, "body of " + std::to_string(announced) + " bytes exceeds the limit of " +
-                                   std::to_string(limit));
+      throw ProtocolError(413, "body of " + std::to_string(announced) +
+                                   " bytes exceeds the limit of " + std::to_string(limit));
     }
     std::string bytes;
     auto buf = req.body().streambuf();
@@ -200,14 +208,16 @@ struct Node::Impl {
       bytes.resize(announced);
       std::size_t got = 0;
       while (got < bytes.size()) {
-        std::size_t n = buf.getn(reinterpret_cast<uint8_t*>(bytes.data()) + got, bytes.size() - got).get();
+        std::size_t n =
+            buf.getn(reinterpret_cast<uint8_t*>(bytes.data()) + got, bytes.size() - got).get();
         if (n == 0) break;
         got += n;
       }
       if (got != bytes.size()) throw ProtocolError(400, "body shorter than its Content-Length");
     } else {
       auto v = req.extract_vector().get();
-      if (v.size() > limit) throw ProtocolError(413, "body exceeds the limit of " + std::to_string(limit));
+      if (v.size() > limit)
+        throw ProtocolError(413, "body exceeds the limit of " + std::to_string(limit));
       bytes.assign(v.begin(), v.end());
     }
     return bytes;
@@ -259,7 +269,8 @@ struct Node::Impl {
     if (!j.is_object()) throw ProtocolError(400, "forecast: the body must be a JSON object");
     auto ce_it = j.find("ce");
     if (ce_it == j.end() || !ce_it->is_object() || !ce_it->contains("interface") ||
-        !ce_it->contains("name") || !(*ce_it)["interface"].is_string() || !(*ce_it)["name"].is_string()) {
+        !ce_it->contains("name") || !(*ce_it)["interface"].is_string() ||
+        !(*ce_it)["name"].is_string()) {
       throw ProtocolError(400, "forecast: 'ce' must be {\"interface\": string, \"name\": string}");
     }
     double input_bytes = 0;
@@ -269,7 +280,8 @@ struct Node::Impl {
       }
       input_bytes = b->get<double>();
     }
-    const auto* ce = find((*ce_it)["interface"].get<std::string>(), (*ce_it)["name"].get<std::string>());
+    const auto* ce =
+        find((*ce_it)["interface"].get<std::string>(), (*ce_it)["name"].get<std::string>());
     if (!ce) throw ProtocolError(404, "unknown CE");
     double exec_s = 0;
     std::string source = "default";
@@ -277,17 +289,22 @@ struct Node::Impl {
       std::lock_guard lock(tasks_mu);
       auto h = history.find(ce);
       if (h != history.end() && h->second.runs > 0) {
-        double mean_s = h->second.seconds / h->second.runs, mean_b = h->second.bytes / h->second.runs;
+        double mean_s = h->second.seconds / h->second.runs,
+               mean_b = h->second.bytes / h->second.runs;
         exec_s = mean_b > 0 ? mean_s * (input_bytes / mean_b) : mean_s;
         source = "measured";
       }
     }
     exec_s = std::min(exec_s, 1e12);  // absurd input sizes must not turn into inf (not JSON)
     double workers = static_cast<double>(std::max<std::size_t>(1, exec->workers()));
-    double queue_s = exec_s * std::max(0.0, static_cast<double>(active.load()) - workers + 1) / workers;
+    double queue_s =
+        exec_s * std::max(0.0, static_cast<double>(active.load()) - workers + 1) / workers;
     reply_json(req, http::status_codes::OK,
-               {{"exec_s", exec_s}, {"queue_s", queue_s}, {"source", source},
-                {"active_tasks", active.load()}, {"workers", exec->workers()}});
+               {{"exec_s", exec_s},
+                {"queue_s", queue_s},
+                {"source", source},
+                {"active_tasks", active.load()},
+                {"workers", exec->workers()}});
   }
 
   void put_data(const http::http_request& req, const std::string& id) {
@@ -301,11 +318,13 @@ struct Node::Impl {
       throw ProtocolError(400, "query parameter 'type' is not URL-encoded properly");
     }
     auto ti = types.find(type_name);
-    if (ti == types.end()) throw ProtocolError(400, "type '" + type_name + "' is not used by any CE of this node");
+    if (ti == types.end())
+      throw ProtocolError(400, "type '" + type_name + "' is not used by any CE of this node");
     const rt::TypeOps& type = *ti->second;
     auto bytes = body(req, opt.max_body_bytes);
     std::string_view view(bytes);
-    if (auto err = wire_error(type, view); !err.empty()) throw ProtocolError(400, "malformed " + type_name + ": " + err);
+    if (auto err = wire_error(type, view); !err.empty())
+      throw ProtocolError(400, "malformed " + type_name + ": " + err);
     Value v{&type, exec->make_object(type), bytes.size()};
     try {
       type.deserialize(v.object.get(), view);
@@ -349,11 +368,13 @@ struct Node::Impl {
     const auto* ce = find(r.interface_name, r.ce);
     if (!ce) throw ProtocolError(404, "unknown CE " + r.interface_name + "::" + r.ce);
     if (r.args.size() != ce->nparams) {
-      throw ProtocolError(400, "CE " + r.ce + " takes " + std::to_string(ce->nparams) + " arguments, got " +
-                                   std::to_string(r.args.size()));
+      throw ProtocolError(400, "CE " + r.ce + " takes " + std::to_string(ce->nparams) +
+                                   " arguments, got " + std::to_string(r.args.size()));
     }
-    if (ce->result && r.result.empty()) throw ProtocolError(400, "CE " + r.ce + " returns a value: 'result' is required");
-    if (!ce->result && !r.result.empty()) throw ProtocolError(400, "CE " + r.ce + " returns nothing: drop 'result'");
+    if (ce->result && r.result.empty())
+      throw ProtocolError(400, "CE " + r.ce + " returns a value: 'result' is required");
+    if (!ce->result && !r.result.empty())
+      throw ProtocolError(400, "CE " + r.ce + " returns nothing: drop 'result'");
     Job job;
     job.ce = ce;
     std::vector<std::string> outputs;
@@ -362,16 +383,16 @@ struct Node::Impl {
       const auto& p = ce->params[i];
       const auto& a = r.args[i];
       if (a.dir != p.dir) {
-        throw ProtocolError(400, "argument " + std::to_string(i) + " of " + r.ce + " is " + dir_name(p.dir) +
-                                     ", not " + dir_name(a.dir));
+        throw ProtocolError(400, "argument " + std::to_string(i) + " of " + r.ce + " is " +
+                                     dir_name(p.dir) + ", not " + dir_name(a.dir));
       }
       std::shared_ptr<void> obj;
       if (p.dir != rt::Dir::Out) {
         auto v = store.get(a.data);
         if (!v) throw ProtocolError(404, "unknown data '" + a.data + "'");
         if (v->type != p.type) {
-          throw ProtocolError(400, "data '" + a.data + "' is " + v->type->name + ", parameter " + p.name +
-                                       " takes " + p.type->name);
+          throw ProtocolError(400, "data '" + a.data + "' is " + v->type->name + ", parameter " +
+                                       p.name + " takes " + p.type->name);
         }
         in_bytes += v->bytes;
         obj = v->object;
@@ -403,7 +424,8 @@ struct Node::Impl {
       tasks[id] = state;
     }
     auto start = std::chrono::steady_clock::now();
-    job.done = [this, state, outputs, ce, in_bytes, start, args = job.args](std::exception_ptr error) {
+    job.done = [this, state, outputs, ce, in_bytes, start,
+                args = job.args](std::exception_ptr error) {
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::string message;
       if (error) {
@@ -442,7 +464,8 @@ struct Node::Impl {
       state->cv.notify_all();
     };
     exec->run(std::move(job));
-    reply_json(req, http::status_codes::Accepted, {{"id", id}, {"state", "queued"}, {"outputs", outputs}});
+    reply_json(req, http::status_codes::Accepted,
+               {{"id", id}, {"state", "queued"}, {"outputs", outputs}});
   }
 
   void status(const http::http_request& req, const std::string& id) {
@@ -483,12 +506,17 @@ struct Node::Impl {
 
 Node::Node(NodeOptions options, std::span<const rt::CeInfo* const> ces)
     : impl_(std::make_unique<Impl>(std::move(options), ces)) {
-  if (impl_->opt.token.empty()) throw std::invalid_argument("a worker node needs a non-empty token");
+  if (impl_->opt.token.empty())
+    throw std::invalid_argument("a worker node needs a non-empty token");
 }
 
-Node::~Node() { close(); }
+Node::~Node() {
+  close();
+}
 
-std::string Node::url() const { return impl_->url(); }
+std::string Node::url() const {
+  return impl_->url();
+}
 
 void Node::open() {
   http::experimental::listener::http_listener_config cfg;
@@ -497,16 +525,18 @@ void Node::open() {
     if (o.tls_cert.empty() || o.tls_key.empty()) {
       throw std::invalid_argument("TLS needs both a certificate and a private key");
     }
-    cfg.set_ssl_context_callback([cert = o.tls_cert, key = o.tls_key, dh = o.tls_dh](boost::asio::ssl::context& ctx) {
-      ctx.set_options(boost::asio::ssl::context::default_workarounds | boost::asio::ssl::context::no_sslv2 |
-                      boost::asio::ssl::context::no_sslv3 | boost::asio::ssl::context::no_tlsv1 |
-                      boost::asio::ssl::context::no_tlsv1_1);
+    cfg.set_ssl_context_callback([cert = o.tls_cert, key = o.tls_key,
+                                  dh = o.tls_dh](boost::asio::ssl::context& ctx) {
+      ctx.set_options(boost::asio::ssl::context::default_workarounds |
+                      boost::asio::ssl::context::no_sslv2 | boost::asio::ssl::context::no_sslv3 |
+                      boost::asio::ssl::context::no_tlsv1 | boost::asio::ssl::context::no_tlsv1_1);
       ctx.use_certificate_chain_file(cert);
       ctx.use_private_key_file(key, boost::asio::ssl::context::pem);
       if (!dh.empty()) ctx.use_tmp_dh_file(dh);
     });
   }
-  impl_->listener = std::make_unique<http::experimental::listener::http_listener>(impl_->url(), cfg);
+  impl_->listener =
+      std::make_unique<http::experimental::listener::http_listener>(impl_->url(), cfg);
   impl_->listener->support([this](http::http_request req) { impl_->handle(std::move(req)); });
   impl_->listener->open().wait();
 }

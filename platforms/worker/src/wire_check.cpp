@@ -13,7 +13,8 @@ std::string wire_error(const rt::TypeOps& type, std::string_view bytes) {
   std::int64_t rank = 0;
   std::memcpy(&rank, bytes.data(), word);
   if (rank != type.rank) {
-    return "rank " + std::to_string(rank) + " where " + type.name + " has " + std::to_string(type.rank);
+    return "rank " + std::to_string(rank) + " where " + type.name + " has " +
+           std::to_string(type.rank);
   }
   std::size_t head = word * (1 + static_cast<std::size_t>(rank));
   if (bytes.size() < head) return "truncated header";
@@ -27,7 +28,8 @@ std::string wire_error(const rt::TypeOps& type, std::string_view bytes) {
     }
     count *= static_cast<std::size_t>(e);
   }
-  if (count > (bytes.size() - head) / type.elem_size || (bytes.size() - head) != count * type.elem_size) {
+  if (count > (bytes.size() - head) / type.elem_size ||
+      (bytes.size() - head) != count * type.elem_size) {
     return "payload of " + std::to_string(bytes.size() - head) + " bytes where the extents need " +
            std::to_string(count) + " x " + std::to_string(type.elem_size);
   }

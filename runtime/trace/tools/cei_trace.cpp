@@ -4,8 +4,8 @@
 #include "timeline_model.hpp"
 #include "timeline_render.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -27,8 +27,8 @@ int main(int argc, char** argv) {
     const auto tl = cei::trace_tool::load_timeline(nlohmann::json::parse(in));
     if (opt.title.empty()) opt.title = std::filesystem::path(input).filename().string();
     const auto size = cei::trace_tool::render_png(tl, opt, output);
-    fmt::print("{}: {}x{}, {} lanes, {} tasks\n", output, size.width, size.height,
-               tl.lanes.size(), tl.tasks);
+    fmt::print("{}: {}x{}, {} lanes, {} tasks\n", output, size.width, size.height, tl.lanes.size(),
+               tl.tasks);
   } catch (const std::exception& e) {
     fmt::print(stderr, "cei-trace: {}: {}\n", input, e.what());
     return 1;

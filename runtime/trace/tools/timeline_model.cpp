@@ -60,7 +60,8 @@ Timeline load_timeline(const json& trace) {
     lane.tid = key.second;
     lane.process = process_name.contains(lane.pid) ? process_name[lane.pid]
                                                    : "process " + std::to_string(lane.pid);
-    lane.thread = thread_name.contains(key) ? thread_name[key] : "thread " + std::to_string(lane.tid);
+    lane.thread =
+        thread_name.contains(key) ? thread_name[key] : "thread " + std::to_string(lane.tid);
     for (Slice& s : list) s.start_us -= zero;
     lane.slices = std::move(list);
     tl.lanes.push_back(std::move(lane));

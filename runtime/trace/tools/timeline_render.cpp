@@ -19,9 +19,15 @@ constexpr double kFont = 12;
 struct Rgb {
   double r, g, b;
 };
-Rgb rgb(std::uint32_t c) { return {(c >> 16 & 0xff) / 255.0, (c >> 8 & 0xff) / 255.0, (c & 0xff) / 255.0}; }
-Rgb darker(Rgb c) { return {c.r * 0.6, c.g * 0.6, c.b * 0.6}; }
-void set(cairo_t* cr, Rgb c) { cairo_set_source_rgb(cr, c.r, c.g, c.b); }
+Rgb rgb(std::uint32_t c) {
+  return {(c >> 16 & 0xff) / 255.0, (c >> 8 & 0xff) / 255.0, (c & 0xff) / 255.0};
+}
+Rgb darker(Rgb c) {
+  return {c.r * 0.6, c.g * 0.6, c.b * 0.6};
+}
+void set(cairo_t* cr, Rgb c) {
+  cairo_set_source_rgb(cr, c.r, c.g, c.b);
+}
 
 const Rgb kToDevice = rgb(0x4d4d4d), kToHost = rgb(0xa6a6a6), kFailed = rgb(0xd62728);
 
@@ -109,8 +115,8 @@ ImageSize render_png(const Timeline& tl, const RenderOptions& opt, const std::st
   // Measure text on a scratch surface first: the height depends on the legend's rows.
   auto scratch_s = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>(
       cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1), cairo_surface_destroy);
-  auto scratch = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>(
-      cairo_create(scratch_s.get()), cairo_destroy);
+  auto scratch = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>(cairo_create(scratch_s.get()),
+                                                                    cairo_destroy);
   font(scratch.get(), kFont, true);
   double proc_w = 0, thread_w = 0;
   for (const Lane& l : tl.lanes) proc_w = std::max(proc_w, text_width(scratch.get(), l.process));
@@ -122,14 +128,13 @@ ImageSize render_png(const Timeline& tl, const RenderOptions& opt, const std::st
   const Legend legend = layout_legend(scratch.get(), tl, kPad, W - 2 * kPad);
   const double fixed = kTitleH + kAxisH + legend.rows * kLegendRowH + 2 * kPad;
   const double n = static_cast<double>(std::max<std::size_t>(tl.lanes.size(), 1));
-  const double lane_h =
-      opt.height > 0 ? std::clamp((opt.height - fixed) / n, 4.0, 60.0) : 26.0;
+  const double lane_h = opt.height > 0 ? std::clamp((opt.height - fixed) / n, 4.0, 60.0) : 26.0;
   const int H = opt.height > 0 ? opt.height : static_cast<int>(std::ceil(fixed + n * lane_h));
 
   auto surface = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>(
       cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H), cairo_surface_destroy);
-  auto cr_owner = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>(
-      cairo_create(surface.get()), cairo_destroy);
+  auto cr_owner = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>(cairo_create(surface.get()),
+                                                                     cairo_destroy);
   cairo_t* cr = cr_owner.get();
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
@@ -140,11 +145,10 @@ ImageSize render_png(const Timeline& tl, const RenderOptions& opt, const std::st
   text(cr, kPad, kPad + 8, opt.title);
   const TimeUnit unit = unit_for(tl.end_us);
   font(cr, kFont);
-  const std::string facts =
-      fmt::format("{} task{} · {} lane{} · spans {} {}{}", tl.tasks, tl.tasks == 1 ? "" : "s",
-                  tl.lanes.size(), tl.lanes.size() == 1 ? "" : "s",
-                  tick_label(tl.end_us * unit.per_us), unit.name,
-                  tl.policy.empty() ? "" : " · policy " + tl.policy);
+  const std::string facts = fmt::format(
+      "{} task{} · {} lane{} · spans {} {}{}", tl.tasks, tl.tasks == 1 ? "" : "s", tl.lanes.size(),
+      tl.lanes.size() == 1 ? "" : "s", tick_label(tl.end_us * unit.per_us), unit.name,
+      tl.policy.empty() ? "" : " · policy " + tl.policy);
   text(cr, W - kPad - text_width(cr, facts), kPad + 8, facts);
 
   const double plot_y0 = kPad + kTitleH, plot_h = n * lane_h;
@@ -215,8 +219,10 @@ ImageSize render_png(const Timeline& tl, const RenderOptions& opt, const std::st
       cairo_fill_preserve(cr);
       cairo_set_line_width(cr, s.failed ? 2.5 : 0.8);
       set(cr, s.failed ? kFailed : darker(fill));
-      if (w >= 3) cairo_stroke(cr);
-      else cairo_new_path(cr);
+      if (w >= 3)
+        cairo_stroke(cr);
+      else
+        cairo_new_path(cr);
       if (!s.transfer && h >= 12) {
         font(cr, std::min(kFont - 1, h - 4));
         if (text_width(cr, s.name) + 6 <= w) {

@@ -37,7 +37,7 @@ struct Stats {
   std::uint64_t bytes_to_device = 0, bytes_to_host = 0;
   std::uint64_t writes = 0, reads = 0, kernels = 0, evictions = 0;
   double write_s = 0, read_s = 0, kernel_s = 0;  // summed event durations
-  double exposed_transfer_s = 0;  // transfer time during which no kernel ran
+  double exposed_transfer_s = 0;                 // transfer time during which no kernel ran
   std::size_t resident_bytes = 0;                // device memory held now
 };
 

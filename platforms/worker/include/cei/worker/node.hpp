@@ -27,16 +27,16 @@ std::unique_ptr<Executor> make_runtime_executor();
 struct NodeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;
-  std::string token;                         // required: every request carries it as a bearer token
-  std::size_t max_body_bytes = 1ull << 30;   // PUT /v1/data bodies; larger ones get 413
-  std::size_t max_json_bytes = 1u << 20;     // JSON bodies
-  std::size_t max_tasks = 1024;              // queued + running; beyond it POST /v1/tasks gets 503
-  std::size_t max_data_bytes = 8ull << 30;   // everything stored; beyond it PUT gets 503
-  unsigned threads = 0;                      // direct executor: 0 = every core
-  ExecutorFactory executor = nullptr;        // null: direct execution
-  std::string tls_cert;                      // PEM files; both set: serve https
+  std::string token;                        // required: every request carries it as a bearer token
+  std::size_t max_body_bytes = 1ull << 30;  // PUT /v1/data bodies; larger ones get 413
+  std::size_t max_json_bytes = 1u << 20;    // JSON bodies
+  std::size_t max_tasks = 1024;             // queued + running; beyond it POST /v1/tasks gets 503
+  std::size_t max_data_bytes = 8ull << 30;  // everything stored; beyond it PUT gets 503
+  unsigned threads = 0;                     // direct executor: 0 = every core
+  ExecutorFactory executor = nullptr;       // null: direct execution
+  std::string tls_cert;                     // PEM files; both set: serve https
   std::string tls_key;
-  std::string tls_dh;                        // optional DH parameters (PEM)
+  std::string tls_dh;  // optional DH parameters (PEM)
 };
 
 class Node {

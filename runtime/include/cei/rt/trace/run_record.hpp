@@ -23,9 +23,12 @@ namespace cei::rt::trace {
 
 inline const char* source_name(Source s) {
   switch (s) {
-    case Source::Measured: return "measured";
-    case Source::Regression: return "regression";
-    case Source::Default: return "default";
+    case Source::Measured:
+      return "measured";
+    case Source::Regression:
+      return "regression";
+    case Source::Default:
+      return "default";
   }
   return "?";
 }
@@ -76,7 +79,7 @@ struct PlatformRecord {
 };
 
 struct RunRecord {
-  Clock::time_point origin{};  // time zero of the trace
+  Clock::time_point origin{};             // time zero of the trace
   std::vector<PlatformRecord> platforms;  // in order of first appearance
   std::vector<TaskRecord> tasks;          // by id
   std::vector<TransferRecord> transfers;  // by start

@@ -35,6 +35,8 @@ struct Summary {
 
 Summary summarize(const RunRecord& run);
 std::string format_summary(const Summary& s);
-inline std::string format_summary(const RunRecord& run) { return format_summary(summarize(run)); }
+inline std::string format_summary(const RunRecord& run) {
+  return format_summary(summarize(run));
+}
 
 }  // namespace cei::rt::trace
