@@ -1,9 +1,9 @@
 #include "cpu_platform.hpp"
 
+#include "runtime_core.hpp"
 #include "version_impl.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -17,25 +17,15 @@ struct CpuPlatform::Worker {
 
 namespace {
 thread_local void* current_worker = nullptr;
-
-std::size_t cpu_threads() {
-  std::size_t n = std::thread::hardware_concurrency();
-  if (const char* s = std::getenv("CEI_CPU_CORES")) {
-    char* end = nullptr;
-    unsigned long v = std::strtoul(s, &end, 10);
-    if (end && *end == '\0' && v > 0) n = v;
-  }
-  return n ? n : 1;
-}
-
-const bool registered = register_platform_factory("cpu", [](Runtime& rt) {
-  rt.add_platform(std::make_unique<CpuPlatform>(rt, "cpu", cpu_threads()));
-});
 }  // namespace
 
-CpuPlatform::CpuPlatform(Runtime& rt, std::string name, std::size_t threads)
-    : rt_(rt), name_(std::move(name)) {
-  (void)registered;
+CpuPlatform::CpuPlatform(Runtime& rt, PlatformConfig config)
+    : rt_(rt),
+      name_(config.name),
+      config_(std::move(config)),
+      meter_(MeterSampler::open_for(config_)) {
+  std::size_t threads = config_.cores > 0 ? static_cast<std::size_t>(config_.cores)
+                                          : std::max(1u, std::thread::hardware_concurrency());
   for (std::size_t i = 0; i < threads; ++i)
     threads_.emplace_back([this, i] {
       Worker w{this, static_cast<int>(i)};
@@ -53,21 +43,6 @@ void CpuPlatform::shutdown() {
   queue_.stop();
   for (auto& t : threads_)
     if (t.joinable()) t.join();
-}
-
-Forecast CpuPlatform::forecast(const Task& t) const {
-  Forecast f;
-  if (Profiles* profiles = rt_.profiles()) {
-    double bytes = 0;
-    for (auto& a : const_cast<Task&>(t).args())
-      if (a.in) bytes += static_cast<double>(a.in->bytes());
-    Prediction p = profiles->predict(t.ce(), 0, name_, bytes);
-    f.exec_s = p.seconds;
-    f.time_source = p.source;
-  }
-  double queued = static_cast<double>(queue_.size()) / static_cast<double>(workers());
-  f.end_s = rt_.now_s() + queued * f.exec_s + f.exec_s;
-  return f;
 }
 
 void CpuPlatform::submit(TaskPtr task) {
@@ -112,6 +87,30 @@ void CpuPlatform::fetch_inputs(TaskImpl* t) {
   if (t->waiting.fetch_sub(1, std::memory_order_acq_rel) == 1) make_ready(t);
 }
 
+// Several native versions: each is tried in turn until every one has a profile here, then the
+// one predicted fastest for this input size runs.
+int CpuPlatform::choose_version(Task& t) {
+  const CeInfo& ce = t.ce();
+  if (ce.nversions <= 1) return 0;
+  const unsigned turn = next_version_.fetch_add(1, std::memory_order_relaxed);
+  Profiles* profiles = rt_.profiles();
+  if (!profiles) return static_cast<int>(turn % ce.nversions);
+  double bytes = 0;
+  for (auto& a : t.args())
+    if (a.in) bytes += static_cast<double>(a.in->bytes());
+  int best = 0;
+  double best_s = 0;
+  for (std::size_t v = 0; v < ce.nversions; ++v) {
+    Prediction p = profiles->predict(ce, static_cast<int>(v), name_, bytes);
+    if (p.source == Source::Default) return static_cast<int>(turn % ce.nversions);  // exploring
+    if (v == 0 || p.seconds < best_s) {
+      best = static_cast<int>(v);
+      best_s = p.seconds;
+    }
+  }
+  return best;
+}
+
 void CpuPlatform::run(TaskImpl* t, int lane) {
   auto& args = t->args();
   for (auto& a : args) {
@@ -124,6 +123,18 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
       return fetch_inputs(t);
     }
   }
+  const int attempt = t->attempt();
+  const CeInfo& ce = t->ce();
+  // A task with a timeout may be settled while its CE still runs: keep what the CE reads alive.
+  const bool timed = t->failure().timeout_ms > 0;
+  TaskPtr keep_task;
+  std::vector<VersionPtr> keep_inputs;
+  if (timed) {
+    keep_task = t->self;
+    for (auto& a : args)
+      if (a.in) keep_inputs.push_back(a.in);
+  }
+  const bool in_place = !timed && !t->keeps_inputs();
   constexpr std::size_t kInline = 16;
   const std::size_t n = args.size();
   void* inline_ptrs[kInline];
@@ -136,11 +147,16 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
     ptrs = heap.data();
     fresh = heap.data() + n;
   }
-  const CeInfo& ce = t->ce();
   auto& tm = t->timing();
   if (tm.version_index < 0 || static_cast<std::size_t>(tm.version_index) >= ce.nversions)
-    tm.version_index = 0;
+    tm.version_index = choose_version(*t);
+  const int version = tm.version_index;
   std::fill(fresh, fresh + n, nullptr);
+  Clock::time_point start{};
+  auto drop_fresh = [&] {
+    for (std::size_t i = 0; i < n; ++i)
+      if (fresh[i]) args[i].type->destroy(fresh[i]);
+  };
   try {
     for (std::size_t i = 0; i < n; ++i) {
       TaskArg& a = args[i];
@@ -153,7 +169,7 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
           break;
         case Dir::InOut: {
           // Nothing else can read the old value: update it in place instead of copying.
-          void* s = a.in.use_count() == 1 ? impl(a.in.get())->take_storage() : nullptr;
+          void* s = in_place && a.in.use_count() == 1 ? impl(a.in.get())->take_storage() : nullptr;
           if (!s) {
             s = fresh[i] = a.type->create();
             a.type->copy(s, a.in->host());
@@ -164,18 +180,24 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
       }
     }
     if (observing()) observe_task_started(*t, *this, lane);
-    tm.start = Clock::now();
-    ce.versions[tm.version_index].invoke(ptrs);
-    tm.end = Clock::now();
+    if (timed) rt_.impl().start_timeout(*t, attempt);
+    start = Clock::now();
+    ce.versions[version].invoke(ptrs);
+    const auto end = Clock::now();
+    if (!t->claim(attempt)) return drop_fresh();  // timed out meanwhile: a late result
+    tm.start = start;
+    tm.end = end;
   } catch (...) {
-    tm.end = Clock::now();
-    for (std::size_t i = 0; i < n; ++i)
-      if (fresh[i]) args[i].type->destroy(fresh[i]);
-    return t->finish(std::current_exception());
+    const auto end = Clock::now();
+    drop_fresh();
+    if (!t->claim(attempt)) return;
+    tm.start = start == Clock::time_point{} ? end : start;
+    tm.end = end;
+    return t->settle(std::current_exception());
   }
   for (std::size_t i = 0; i < n; ++i)
     if (fresh[i]) args[i].out->publish_host(fresh[i]);
-  t->finish(nullptr);
+  t->settle(nullptr);
 }
 
 }  // namespace cei::rt

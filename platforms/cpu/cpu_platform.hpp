@@ -1,13 +1,22 @@
 // The CPU Computing Platform: worker threads running the CEs' native versions on host data.
-// Created at runtime start as platform `cpu` with CEI_CPU_CORES threads (default: every core).
+// Created at runtime start for every `cpu` platform of the launch config (embedded default: `cpu`
+// on every core; CEI_CPU_CORES limits it). Its forecasts and energy figures come from the
+// Decision Engine (cpu_forecast.cpp).
 //
-//   rt.add_platform(std::make_unique<cei::rt::CpuPlatform>(rt, "cpu", 4));
+//   PlatformConfig cfg = launch_config().platform_or_default("cpu", PlatformType::Cpu);
+//   rt.add_platform(std::make_unique<cei::rt::CpuPlatform>(rt, cfg));
 #pragma once
 
 #include "ready_queue.hpp"
 
+#include <cei/rt/decision/config.hpp>
+#include <cei/rt/decision/energy.hpp>
 #include <cei/rt/runtime.hpp>
 
+#include <atomic>
+#include <memory>
+
+#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,7 +25,8 @@ namespace cei::rt {
 
 class CpuPlatform final : public Platform {
  public:
-  CpuPlatform(Runtime& rt, std::string name, std::size_t threads);
+  // config.cores worker threads (0: every core); config.power when no meter is readable.
+  CpuPlatform(Runtime& rt, PlatformConfig config);
   ~CpuPlatform() override;
 
   const std::string& name() const override { return name_; }
@@ -33,11 +43,18 @@ class CpuPlatform final : public Platform {
   void work(Worker& w);
   void run(TaskImpl* t, int lane);
   void fetch_inputs(TaskImpl* t);
+  int choose_version(Task& t);
+  // Energy of a task that just ran, `sharing` the metered package with that many tasks.
+  void account_energy(Task::Timing& tm, int sharing);
 
   Runtime& rt_;
   std::string name_;
+  PlatformConfig config_;
+  std::unique_ptr<MeterSampler> meter_;  // RAPL when readable
+  std::atomic<int> busy_{0};             // workers running a task now
   ReadyQueue queue_;
   std::vector<std::thread> threads_;
+  std::atomic<unsigned> next_version_{0};
 };
 
 }  // namespace cei::rt

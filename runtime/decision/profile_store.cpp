@@ -41,16 +41,25 @@ std::string ProfileStore::impl_key(const CeInfo& ce, int version) {
   return std::string(impl_key_view(ce, version, scratch));
 }
 
-void ProfileStore::refit(History& h) {
-  std::vector<std::pair<double, double>> points;
-  points.reserve(h.sizes.size());
-  for (const auto& [size, s] : h.sizes) points.emplace_back(size, s.mean_s);
-  h.fit = fit_size_model(points);
+void ProfileStore::invalidate_fit(History& h) {
+  h.fit_stale = true;
+}
+
+const Fit& ProfileStore::History::current_fit() const {
+  if (fit_stale) {
+    std::vector<std::pair<double, double>> points;
+    points.reserve(sizes.size());
+    for (const auto& [size, s] : sizes) points.emplace_back(size, s.mean_s);
+    fit = fit_size_model(points);
+    fit_stale = false;
+  }
+  return fit;
 }
 
 double ProfileStore::predict_locked(const History& h, double size) const {
+  std::lock_guard g(h.mu);
   if (auto it = h.sizes.find(size); it != h.sizes.end()) return it->second.mean_s;
-  return h.fit(size);
+  return h.current_fit()(size);
 }
 
 Prediction ProfileStore::predict(const CeInfo& ce, int version, const std::string& platform,
@@ -59,11 +68,14 @@ Prediction ProfileStore::predict(const CeInfo& ce, int version, const std::strin
   const std::string_view ce_view = ce_key_view(ce);
   const Key key{ce_view, impl_key_view(ce, version, scratch), platform};
   std::shared_lock lock(mu_);
-  if (auto it = histories_.find(key); it != histories_.end() && !it->second.sizes.empty()) {
+  if (auto it = histories_.find(key); it != histories_.end()) {
     const History& h = it->second;
-    if (auto s = h.sizes.find(input_bytes); s != h.sizes.end())
-      return {s->second.mean_s, Source::Measured};
-    return {h.fit(input_bytes), Source::Regression};
+    std::lock_guard g(h.mu);
+    if (!h.sizes.empty()) {
+      if (auto s = h.sizes.find(input_bytes); s != h.sizes.end())
+        return {s->second.mean_s, Source::Measured};
+      return {h.current_fit()(input_bytes), Source::Regression};
+    }
   }
   // No history here: assume what this CE costs elsewhere, so the guess neither hides nor
   // forbids the platform; claim_exploration() is what gets it measured.
@@ -71,7 +83,10 @@ Prediction ProfileStore::predict(const CeInfo& ce, int version, const std::strin
   int n = 0;
   for (auto it = histories_.lower_bound(Key{ce_view, {}, {}});
        it != histories_.end() && it->first.ce == ce_view; ++it) {
-    if (it->second.sizes.empty()) continue;
+    {
+      std::lock_guard g(it->second.mu);
+      if (it->second.sizes.empty()) continue;
+    }
     sum += predict_locked(it->second, input_bytes);
     ++n;
   }
@@ -80,16 +95,25 @@ Prediction ProfileStore::predict(const CeInfo& ce, int version, const std::strin
 
 void ProfileStore::record(const CeInfo& ce, int version, const std::string& platform,
                           double input_bytes, double seconds) {
-  ProfileKey key{ce_key(ce), impl_key(ce, version), platform};
-  std::unique_lock lock(mu_);
-  History& h = histories_[std::move(key)];
-  SizeStats& s = h.sizes[input_bytes];
-  s.runs += 1;
-  const double delta = seconds - s.mean_s;
-  s.mean_s += delta / static_cast<double>(s.runs);
-  s.m2 += delta * (seconds - s.mean_s);
-  h.total_runs += 1;
-  refit(h);
+  std::string scratch;
+  const Key key{ce_key_view(ce), impl_key_view(ce, version, scratch), platform};
+  auto add = [&](History& h) {
+    std::lock_guard g(h.mu);
+    SizeStats& s = h.sizes[input_bytes];
+    s.runs += 1;
+    const double delta = seconds - s.mean_s;
+    s.mean_s += delta / static_cast<double>(s.runs);
+    s.m2 += delta * (seconds - s.mean_s);
+    h.total_runs += 1;
+    invalidate_fit(h);
+  };
+  {
+    std::shared_lock lock(mu_);
+    if (auto it = histories_.find(key); it != histories_.end()) return add(it->second);
+  }
+  std::unique_lock lock(mu_);  // a first record of this history: insert it
+  add(histories_[ProfileKey{std::string(std::get<0>(key)), std::string(std::get<1>(key)),
+                            platform}]);
 }
 
 bool ProfileStore::claim_exploration(const CeInfo& ce, int version, const std::string& platform) {
@@ -99,14 +123,17 @@ bool ProfileStore::claim_exploration(const CeInfo& ce, int version, const std::s
   {
     std::shared_lock lock(mu_);
     auto it = histories_.find(key);
-    if (it != histories_.end() &&
-        (it->second.total_runs >= static_cast<std::uint64_t>(opts_.explore_runs) ||
-         it->second.claims >= opts_.explore_runs))
-      return false;
+    if (it != histories_.end()) {
+      std::lock_guard g(it->second.mu);
+      if (it->second.total_runs >= static_cast<std::uint64_t>(opts_.explore_runs) ||
+          it->second.claims >= opts_.explore_runs)
+        return false;
+    }
   }
   std::unique_lock lock(mu_);
   History& h = histories_[ProfileKey{std::string(std::get<0>(key)), std::string(std::get<1>(key)),
                                      platform}];
+  std::lock_guard g(h.mu);
   if (h.total_runs >= static_cast<std::uint64_t>(opts_.explore_runs) ||
       h.claims >= opts_.explore_runs)
     return false;
@@ -132,8 +159,9 @@ std::vector<ProfileModel> ProfileStore::models() const {
   std::shared_lock lock(mu_);
   std::vector<ProfileModel> out;
   for (const auto& [key, h] : histories_) {
+    std::lock_guard g(h.mu);
     if (h.sizes.empty()) continue;
-    ProfileModel m{key, {h.sizes.begin(), h.sizes.end()}, h.fit};
+    ProfileModel m{key, {h.sizes.begin(), h.sizes.end()}, h.current_fit()};
     out.push_back(std::move(m));
   }
   return out;
@@ -143,6 +171,7 @@ nlohmann::json ProfileStore::to_json() const {
   std::shared_lock lock(mu_);
   nlohmann::json histories = nlohmann::json::array();
   for (const auto& [key, h] : histories_) {
+    std::lock_guard g(h.mu);
     if (h.sizes.empty()) continue;
     nlohmann::json sizes = nlohmann::json::array();
     for (const auto& [size, s] : h.sizes)
@@ -179,7 +208,7 @@ void ProfileStore::merge_json(const nlohmann::json& j) {
         s.runs += add.runs;
         h.total_runs += add.runs;
       }
-      refit(h);
+      invalidate_fit(h);
     }
     for (const auto& [platform, ej] : j.at("energy").items()) {
       Energy& e = energy_[platform];

@@ -1,20 +1,23 @@
 #include "first_feasible.hpp"
 #include "host_wait.hpp"
+#include "pool.hpp"
 #include "runtime_core.hpp"
 
 #include <cei/rt/api.hpp>
+#include <cei/rt/decision/config.hpp>
 #include <cei/rt/runtime.hpp>
+#include <cei/rt/trace/log.hpp>
 #include <cei/rt/trace/observers.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string>
 
 namespace cei::rt {
-
-struct Runtime::Impl : RuntimeCore {};
 
 namespace {
 
@@ -98,8 +101,9 @@ RuntimeCore::RuntimeCore()
 Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n) {
   if (in_flight.load(std::memory_order_relaxed) >= max_in_flight_)
     wait_in_flight(max_in_flight_ / 2);
-  auto t = std::make_shared<TaskImpl>(*this, next_task_.fetch_add(1, std::memory_order_relaxed), ce,
-                                      n + (ce.result ? 1 : 0));
+  auto t = std::allocate_shared<TaskImpl>(PoolAllocator<TaskImpl>{}, *this,
+                                          next_task_.fetch_add(1, std::memory_order_relaxed), ce,
+                                          n + (ce.result ? 1 : 0), resolve_failure(ce));
   Version* result = analyzer_.build_args(*t, args, n);
   t->self = t;
   in_flight.fetch_add(1, std::memory_order_relaxed);
@@ -107,32 +111,167 @@ Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_
   return result;
 }
 
-void RuntimeCore::dispatch(TaskImpl& t) {
+// `only`: a retry's platform, chosen already.
+void RuntimeCore::dispatch(TaskImpl& t, Platform* only) {
   const CeInfo& ce = t.ce();
-  Platform* chosen = nullptr;
-  std::size_t able = 0;
-  for (Platform* p : platforms)
-    if (p->can_run(ce) && able++ == 0) chosen = p;
+  Platform* chosen = only;
+  std::size_t able = only ? 1 : 0;
+  const bool lost = any_lost_.load(std::memory_order_acquire);
+  if (!only)
+    for (Platform* p : platforms)
+      if (p->can_run(ce) && !(lost && is_lost(p)) && able++ == 0) chosen = p;
   const bool observed = observing();
   if (able > 1 || (able == 1 && observed)) {  // only a choice (or an observer) needs forecasts
     thread_local std::vector<Candidate> candidates;
     candidates.clear();
     for (Platform* p : platforms) {
-      if (!p->can_run(ce)) continue;
+      if (only ? p != only : !p->can_run(ce) || (lost && is_lost(p))) continue;
       Forecast f = p->forecast(t);
-      if (f.feasible) candidates.push_back({p, f});
+      if (f.feasible || only) candidates.push_back({p, f});
     }
     std::size_t pick = candidates.size() > 1 ? policy->choose(ce, candidates) : 0;
     chosen = candidates.empty() ? nullptr : candidates[pick].platform;
     if (chosen && observed) observe_submitted(t, candidates, pick);
   }
+  const int attempt = t.open_attempt();
   if (!chosen) {
     std::string msg = std::string("no platform can run CE ") + ce.interface_name + "::" + ce.name;
     t.finish(std::make_exception_ptr(std::runtime_error(msg)));
     return;
   }
   t.platform = chosen;
+  // A platform that may be lost (a device, a node; not the host's own cores): remember its
+  // unsettled tasks, and time them from submission since it does not report their start.
+  if (std::strcmp(chosen->kind(), "cpu") != 0) {
+    track(t);
+    start_timeout(t, attempt);
+  }
   chosen->submit(t.self);
+}
+
+FailureSpec RuntimeCore::resolve_failure(const CeInfo& ce) const {
+  FailureSpec f = ce.failure;
+  if (f.policy == FailurePolicy::Default) f.policy = failure_defaults.policy;
+  if (f.retries < 0) f.retries = failure_defaults.retries;
+  if (f.timeout_ms < 0) f.timeout_ms = failure_defaults.timeout_ms;
+  return f;
+}
+
+bool RuntimeCore::retry(TaskImpl& t, const std::exception_ptr& error) {
+  // The first retry stays where it failed (a transient error); later ones go round the others.
+  std::vector<Platform*> able;
+  for (Platform* p : platforms)
+    if (p->can_run(t.ce()) && !is_lost(p)) able.push_back(p);
+  if (able.empty()) return false;
+  auto at = std::find(able.begin(), able.end(), t.platform);
+  Platform* next = able.front();
+  if (at != able.end())
+    next = t.retries_done == 1 ? *at : able[(at - able.begin() + t.retries_done - 1) % able.size()];
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    log().warn("{} (attempt {} of {}): retrying on {}", e.what(), t.retries_done,
+               t.failure().retries + 1, next->name());
+  }
+  if (t.tracked) untrack(t);
+  dispatch(t, next);
+  return true;
+}
+
+void RuntimeCore::report_fatal(TaskImpl& t, const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cei: task %llu failed and its failure policy is 'fail': %s\n",
+                 static_cast<unsigned long long>(t.id()), e.what());
+  }
+  std::lock_guard g(errors_mu_);
+  fatal_.push_back(error);
+  any_unreported_.store(true, std::memory_order_release);
+}
+
+void RuntimeCore::report_at_barrier(const std::exception_ptr& error) {
+  std::lock_guard g(errors_mu_);
+  at_barrier_.push_back(error);
+  any_unreported_.store(true, std::memory_order_release);
+}
+
+void RuntimeCore::rethrow_unreported(const std::exception_ptr& thrown, bool at_barrier) {
+  if (!any_unreported_.load(std::memory_order_acquire)) {
+    if (thrown) std::rethrow_exception(thrown);
+    return;
+  }
+  std::exception_ptr first = thrown;
+  {
+    std::lock_guard g(errors_mu_);
+    if (thrown) {  // the program sees this one now
+      std::erase(fatal_, thrown);
+      std::erase(at_barrier_, thrown);
+    } else if (!fatal_.empty()) {
+      first = fatal_.front();
+      fatal_.erase(fatal_.begin());
+    }
+    if (at_barrier) {
+      if (!first && !at_barrier_.empty()) first = at_barrier_.front();
+      at_barrier_.clear();
+      fatal_.clear();  // a barrier reports one error: the others came from the same run of tasks
+    }
+    any_unreported_.store(!fatal_.empty() || !at_barrier_.empty(), std::memory_order_release);
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+void RuntimeCore::start_timeout(TaskImpl& t, int attempt) {
+  if (t.failure().timeout_ms <= 0) return;
+  timeouts_.arm(t.self, attempt, Clock::now() + std::chrono::milliseconds(t.failure().timeout_ms));
+}
+
+bool RuntimeCore::is_lost(const Platform* p) {
+  if (!any_lost_.load(std::memory_order_acquire)) return false;
+  std::lock_guard g(tracked_mu_);
+  return std::find(lost_.begin(), lost_.end(), p) != lost_.end();
+}
+
+void RuntimeCore::track(TaskImpl& t) {
+  std::lock_guard g(tracked_mu_);
+  t.tracked = true;
+  t.tracked_prev = nullptr;
+  t.tracked_next = tracked_head_;
+  if (tracked_head_) tracked_head_->tracked_prev = &t;
+  tracked_head_ = &t;
+}
+
+void RuntimeCore::untrack(TaskImpl& t) {
+  std::lock_guard g(tracked_mu_);
+  if (!t.tracked) return;
+  t.tracked = false;
+  if (t.tracked_prev)
+    t.tracked_prev->tracked_next = t.tracked_next;
+  else
+    tracked_head_ = t.tracked_next;
+  if (t.tracked_next) t.tracked_next->tracked_prev = t.tracked_prev;
+  t.tracked_prev = t.tracked_next = nullptr;
+}
+
+void RuntimeCore::platform_failed(Platform& p) {
+  std::vector<TaskPtr> orphans;
+  {
+    std::lock_guard g(tracked_mu_);
+    if (std::find(lost_.begin(), lost_.end(), &p) != lost_.end()) return;
+    lost_.push_back(&p);
+    any_lost_.store(true, std::memory_order_release);
+    for (TaskImpl* t = tracked_head_; t; t = t->tracked_next)
+      if (t->platform == &p) orphans.push_back(t->self);
+  }
+  log().warn("platform {} lost: {} unfinished task(s) go to other platforms", p.name(),
+             orphans.size());
+  for (auto& task : orphans) {
+    TaskImpl* t = impl(task.get());
+    const int attempt = t->attempt();
+    if (attempt == 0 || !t->claim(attempt)) continue;  // settling right now
+    untrack(*t);
+    dispatch(*t);  // its inputs are still held by the task: they are safe
+  }
 }
 
 void RuntimeCore::observe_submitted(TaskImpl& t, std::span<const Candidate> candidates,
@@ -179,12 +318,19 @@ void RuntimeCore::wait_in_flight(std::size_t target) {
 
 void RuntimeCore::barrier() {
   wait_in_flight(0);
-  analyzer_.sync_all();
+  std::exception_ptr thrown;
+  try {
+    analyzer_.sync_all();
+  } catch (...) {
+    thrown = std::current_exception();
+  }
+  rethrow_unreported(thrown, true);
 }
 
 void RuntimeCore::shutdown() {
   if (stopped_) return;
   stopped_ = true;
+  timeouts_.stop();
   for (Platform* p : platforms) p->shutdown();
 }
 
@@ -211,6 +357,12 @@ Runtime& Runtime::instance() {
     }
     for (auto& [name, make] : platform_factories) make(*r);
     if (policy_factory) r->impl_->policy = policy_factory(*r);
+    try {
+      const FailureDefaults& f = launch_config().failure;
+      r->impl_->failure_defaults = {f.policy, f.retries, f.timeout_ms};
+    } catch (const ConfigError&) {
+      // Reported by whoever reads the config for its own part; failures keep the built-in default.
+    }
     if (!r->impl_->policy) r->impl_->policy = std::make_unique<FirstFeasible>();
     install_observers_from_env();
     observer_snapshot = observers();
@@ -268,6 +420,17 @@ void Runtime::drain() {
   impl_->wait_in_flight(0);
 }
 
+void Runtime::platform_failed(Platform& p) {
+  impl_->platform_failed(p);
+}
+
+void Runtime::set_failure_defaults(FailureSpec f) {
+  impl_->failure_defaults = f;
+}
+FailureSpec Runtime::failure_defaults() const {
+  return impl_->failure_defaults;
+}
+
 // ---- api.hpp ----
 
 namespace detail {
@@ -289,7 +452,14 @@ void assign(const TypeOps& type, void* target, const void* root, Version* v) {
 
 void get(Version* v, void* dst) {
   if (!v) return;  // a void CE: nothing to wait for (api.hpp's Pending<void>)
-  void* value = wait_host(*v);
+  void* value = nullptr;
+  auto& core = Runtime::instance().impl();
+  try {
+    value = wait_host(*v);
+  } catch (...) {
+    core.rethrow_unreported(std::current_exception(), false);
+  }
+  core.rethrow_unreported(nullptr, false);
   if (!dst) return;
   auto* vi = impl(v);
   if (vi->only_one_handle() && !vi->aliases_host())
@@ -299,7 +469,15 @@ void get(Version* v, void* dst) {
 }
 
 void sync(const void* root, bool write) {
-  if (Runtime* rt = Runtime::if_started()) rt->impl().analyzer().sync(root, write);
+  Runtime* rt = Runtime::if_started();
+  if (!rt) return;
+  std::exception_ptr thrown;
+  try {
+    rt->impl().analyzer().sync(root, write);
+  } catch (...) {
+    thrown = std::current_exception();
+  }
+  rt->impl().rethrow_unreported(thrown, false);
 }
 
 void scope_enter(const void* root) noexcept {

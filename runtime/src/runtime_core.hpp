@@ -1,9 +1,12 @@
 // Runtime::Impl: the Executor (builds tasks, asks platforms for forecasts, lets the policy pick,
-// submits) around the Analyzer, plus the in-flight accounting that drains and back-pressure use.
+// submits) around the Analyzer, plus the in-flight accounting that drains and back-pressure use,
+// and the failure handling that platforms cannot do alone: retries on another platform, timeouts,
+// lost platforms, and errors the program has not seen yet.
 #pragma once
 
 #include "analyzer.hpp"
 #include "task_impl.hpp"
+#include "timeout_watch.hpp"
 
 #include <cei/rt/runtime.hpp>
 
@@ -31,15 +34,35 @@ class RuntimeCore {
   void barrier();
   void shutdown();
 
+  // ---- failures ----
+  FailureSpec resolve_failure(const CeInfo& ce) const;
+  // Runs a failed task again (the same platform first, then the others in turn); false when no
+  // platform can take it.
+  bool retry(TaskImpl& t, const std::exception_ptr& error);
+  // Policy `fail`: printed now, thrown at the program's next sync of anything.
+  void report_fatal(TaskImpl& t, const std::exception_ptr& error);
+  // A cancelled task with no outputs: thrown at the next barrier.
+  void report_at_barrier(const std::exception_ptr& error);
+  // After a sync that may have thrown `thrown` (null: it did not): throws the oldest error the
+  // program has not seen yet (`at_barrier`: the barrier's ones too).
+  void rethrow_unreported(const std::exception_ptr& thrown, bool at_barrier);
+  // Starts the task's timeout clock for this attempt (no-op without a timeout).
+  void start_timeout(TaskImpl& t, int attempt);
+  void platform_failed(Platform& p);
+  void untrack(TaskImpl& t);
+
   Clock::time_point start;
   std::vector<std::unique_ptr<Platform>> owned;
   std::vector<Platform*> platforms;
   std::unique_ptr<Policy> policy;
   std::unique_ptr<Profiles> profiles;
   std::atomic<std::size_t> in_flight{0};
+  FailureSpec failure_defaults{FailurePolicy::Fail, 0, 0};
 
  private:
-  void dispatch(TaskImpl& t);
+  void dispatch(TaskImpl& t, Platform* only = nullptr);
+  bool is_lost(const Platform* p);
+  void track(TaskImpl& t);
 
   Analyzer analyzer_;
   std::atomic<std::uint64_t> next_task_{1};
@@ -49,6 +72,18 @@ class RuntimeCore {
   std::atomic<std::size_t> flight_target_{0};
   std::atomic<int> flight_waiters_{0};
   bool stopped_ = false;
+
+  std::mutex errors_mu_;
+  std::atomic<bool> any_unreported_{false};
+  std::vector<std::exception_ptr> fatal_, at_barrier_;
+
+  std::mutex tracked_mu_;
+  TaskImpl* tracked_head_ = nullptr;
+  std::vector<const Platform*> lost_;
+  std::atomic<bool> any_lost_{false};
+  TimeoutWatch timeouts_;
 };
+
+struct Runtime::Impl : RuntimeCore {};
 
 }  // namespace cei::rt

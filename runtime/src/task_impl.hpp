@@ -1,5 +1,15 @@
-// The runtime's Task: its arguments (input and renamed output versions), its timing, and the
-// bookkeeping that platforms of this library share (an input countdown and a queue link).
+// The runtime's Task: its arguments (input and renamed output versions), its timing, its failure
+// policy, and the bookkeeping that platforms of this library share (an input countdown and a
+// queue link).
+//
+// A task runs in attempts (a retry, a resubmission after its platform was lost, each opens one).
+// Exactly one verdict settles an attempt: the platform's, a timeout's or a lost platform's; the
+// others find it closed and drop what they have, so a late result never overwrites anything.
+//
+//   const int attempt = t->attempt();              // when the platform starts it
+//   ... run ...
+//   if (!t->claim(attempt)) return drop_results();  // timed out or moved meanwhile
+//   publish outputs; t->settle(nullptr);
 #pragma once
 
 #include <cei/rt/platform.hpp>
@@ -14,15 +24,36 @@ class RuntimeCore;
 
 class TaskImpl final : public Task {
  public:
-  TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs);
+  TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs,
+           FailureSpec failure);
 
   std::uint64_t id() const override { return id_; }
   const CeInfo& ce() const override { return *ce_; }
   std::vector<TaskArg>& args() override { return args_; }
+  // A platform's verdict on the current attempt (for platforms that do not track attempts).
   void finish(std::exception_ptr error) override;
   Timing& timing() override { return timing_; }
 
-  // Keeps the task alive from submission until finish(), so platforms may hold raw pointers.
+  // The open attempt (0: none, the task is settled or between attempts).
+  int attempt() const { return open_.load(std::memory_order_acquire); }
+  // Closes `attempt` for the caller; false if someone else closed it first.
+  bool claim(int attempt) {
+    return open_.compare_exchange_strong(attempt, 0, std::memory_order_acq_rel);
+  }
+  // After a successful claim: success (outputs published) or the failure policy.
+  void settle(std::exception_ptr error);
+  // Opens the next attempt and resets the platform scratch; returns its number.
+  int open_attempt();
+
+  // The resolved policy (the CE's, else the config's).
+  const FailureSpec& failure() const { return failure_; }
+  // Inputs must survive a failed attempt: no in-place update of an inout's old value.
+  bool keeps_inputs() const {
+    return failure_.policy == FailurePolicy::Retry || failure_.policy == FailurePolicy::Ignore;
+  }
+  int retries_done = 0;
+
+  // Keeps the task alive from submission until settled, so platforms may hold raw pointers.
   TaskPtr self;
   Platform* platform = nullptr;
   // Platform scratch (the CPU platform): inputs still pending, and an intrusive queue link.
@@ -30,13 +61,23 @@ class TaskImpl final : public Task {
   TaskImpl* next = nullptr;
   bool fetched_inputs = false;
   int lane = -1;  // set when a platform reports the start
+  // The runtime's list of unsettled tasks on a platform that may be lost (not the CPU).
+  TaskImpl* tracked_prev = nullptr;
+  TaskImpl* tracked_next = nullptr;
+  bool tracked = false;
 
  private:
+  void ignore_failure(const std::exception_ptr& error);
+  void complete(bool failed);
+
   RuntimeCore* rt_;
   std::uint64_t id_;
   const CeInfo* ce_;
   std::vector<TaskArg> args_;
   Timing timing_;
+  FailureSpec failure_;
+  std::atomic<int> open_{0};
+  int attempts_ = 0;
 };
 
 inline TaskImpl* impl(Task* t) {

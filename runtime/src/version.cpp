@@ -1,5 +1,7 @@
 #include "version_impl.hpp"
 
+#include "pool.hpp"
+
 #include <mutex>
 #include <stdexcept>
 #include <utility>
@@ -8,12 +10,12 @@ namespace cei::rt {
 
 std::shared_ptr<VersionImpl> VersionImpl::pending(const TypeOps& t, std::uint64_t datum,
                                                   std::uint32_t number) {
-  return std::make_shared<VersionImpl>(t, datum, number);
+  return std::allocate_shared<VersionImpl>(PoolAllocator<VersionImpl>{}, t, datum, number);
 }
 
 std::shared_ptr<VersionImpl> VersionImpl::ready(const TypeOps& t, std::uint64_t datum,
                                                 std::uint32_t number, void* storage, Storage s) {
-  auto v = std::make_shared<VersionImpl>(t, datum, number);
+  auto v = std::allocate_shared<VersionImpl>(PoolAllocator<VersionImpl>{}, t, datum, number);
   v->storage_ = s;
   v->host_.store(storage, std::memory_order_relaxed);
   v->state_.store(State::Ready, std::memory_order_release);
@@ -52,10 +54,6 @@ void VersionImpl::on_ready(std::function<void()> cb) {
 void VersionImpl::set_state(State s) {
   std::function<void()> first;
   std::vector<std::function<void()>> more;
-  if (state() != State::Pending) {
-    lock_.unlock();
-    throw std::logic_error("a version is produced exactly once");
-  }
   state_.store(s, std::memory_order_release);
   first.swap(first_subscriber_);
   more.swap(more_subscribers_);
@@ -66,18 +64,25 @@ void VersionImpl::set_state(State s) {
 
 void VersionImpl::publish_host(void* storage) {
   lock_.lock();
+  if (state() != State::Pending) {
+    lock_.unlock();
+    type_->destroy(storage);  // a late result: the version has its value (or failure) already
+    return;
+  }
   host_.store(storage, std::memory_order_release);
   set_state(State::Ready);
 }
 
 void VersionImpl::publish_replica(std::shared_ptr<Replica> r) {
   lock_.lock();
+  if (state() != State::Pending) return lock_.unlock();
   replicas_.push_back(std::move(r));
   set_state(State::Ready);
 }
 
 void VersionImpl::fail(std::exception_ptr e) {
   lock_.lock();
+  if (state() != State::Pending) return lock_.unlock();
   error_ = std::move(e);
   set_state(State::Failed);
 }

@@ -66,7 +66,9 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   }
 
  private:
-  void set_state(State s);  // under lock_; runs subscribers after unlocking
+  // Under lock_, on a Pending version; unlocks, then runs the subscribers. A second producer (the
+  // late result of an attempt that timed out or whose platform was lost) is dropped before this.
+  void set_state(State s);
 
   const TypeOps* type_;
   std::uint64_t datum_;

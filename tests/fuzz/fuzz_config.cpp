@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     cfg = cei::rt::parse_config(text, "fuzz.toml");
   } catch (const cei::rt::ConfigError& e) {
-    FUZZ_CHECK(std::string_view(e.what()).starts_with("fuzz.toml:"), "message does not name the file");
+    FUZZ_CHECK(std::string_view(e.what()).starts_with("fuzz.toml:"),
+               "message does not name the file");
     FUZZ_CHECK(e.line() >= 0, "negative line");
     return 0;
   }

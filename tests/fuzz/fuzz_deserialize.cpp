@@ -34,10 +34,14 @@ struct Sample {
 };
 
 const cei::rt::TypeOps* const kTypes[] = {
-    &cei::rt::type_ops<std::int64_t>(),          &cei::rt::type_ops<double>(),
-    &cei::rt::type_ops<std::uint8_t>(),          &cei::rt::type_ops<cei::Vector<float>>(),
-    &cei::rt::type_ops<cei::Matrix<int>>(),      &cei::rt::type_ops<cei::Array<std::int16_t, 3>>(),
-    &cei::rt::type_ops<std::vector<double>>(),   &cei::rt::type_ops<std::string>(),
+    &cei::rt::type_ops<std::int64_t>(),
+    &cei::rt::type_ops<double>(),
+    &cei::rt::type_ops<std::uint8_t>(),
+    &cei::rt::type_ops<cei::Vector<float>>(),
+    &cei::rt::type_ops<cei::Matrix<int>>(),
+    &cei::rt::type_ops<cei::Array<std::int16_t, 3>>(),
+    &cei::rt::type_ops<std::vector<double>>(),
+    &cei::rt::type_ops<std::string>(),
     &cei::rt::type_ops<Sample>(),
 };
 

@@ -15,11 +15,11 @@ using cei::expr::ParamShape;
 
 // par0 int, par1 1-D, par2 2-D, par3 3-D, par4 double, par5 object.
 const std::array<ParamShape, 6> kShapes{{{"n", true, true, 0},
-                                        {"v", false, true, 1},
-                                        {"m", false, true, 2},
-                                        {"c", false, true, 3},
-                                        {"d", true, false, 0},
-                                        {"o", false, false, -1}}};
+                                         {"v", false, true, 1},
+                                         {"m", false, true, 2},
+                                         {"c", false, true, 3},
+                                         {"d", true, false, 0},
+                                         {"o", false, false, -1}}};
 
 // Arguments of kShapes but the object, which has no value an expression can read (the
 // checker refuses it): extents 3, 4, 5 and element values that depend on the index.

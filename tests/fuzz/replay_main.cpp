@@ -2,7 +2,8 @@
 // and folders to LLVMFuzzerTestOneInput once, so ctest replays the committed corpora without
 // clang's fuzzer runtime. The fuzz build (CEI_FUZZ=ON) links libFuzzer's own main() instead.
 //
-//   cei_fuzz_expr tests/fuzz/corpus/expr        # exit 0: every input ran without a broken invariant
+//   cei_fuzz_expr tests/fuzz/corpus/expr        # exit 0: every input ran without a broken
+//   invariant
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

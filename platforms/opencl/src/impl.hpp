@@ -101,6 +101,7 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   double exposed_transfer_s() const;                                 // under stats_mu
   std::atomic<int> tasks_in_flight{0};
   std::map<const rt::CeInfo*, double> kernel_s_per_byte;  // forecasts, per CE
+  DecisionHooks hooks;
 
   void post(std::function<void()> fn) { dispatcher.post(std::move(fn)); }
   cl_command_queue queue();  // a compute queue

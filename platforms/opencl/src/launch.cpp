@@ -4,6 +4,8 @@
 #include "expr_args.hpp"
 #include "impl.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <sstream>
 
@@ -296,6 +298,11 @@ void OpenCLPlatform::Impl::record(Running& r) {
   for (auto& e : r.reads) rd += seconds(copies.emplace_back(event_span(e.get())));
   const auto kspan = event_span(r.kernel.get());
   const double k = seconds(kspan);
+  // The task ran for its kernel's span, not from its enqueue (maybe behind other kernels): that
+  // span is what the profiles learn and what the energy covers.
+  t.start = std::max(t.start, t.end - std::chrono::duration_cast<rt::Clock::duration>(
+                                          std::chrono::duration<double>(k)));
+  if (hooks.energy) t.energy_j = hooks.energy(*r.task);
   t.transfer_in_s = w;
   t.transfer_out_s = rd;
   t.bytes_in = r.bytes_in;

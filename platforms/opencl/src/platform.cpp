@@ -79,15 +79,14 @@ bool OpenCLPlatform::can_run(const rt::CeInfo& ce) const {
   return static_cast<bool>(impl_->programs.kernel_for(ce).kernel);
 }
 
-rt::Forecast OpenCLPlatform::forecast(const rt::Task& t) const {
-  rt::Forecast f;
+Estimate OpenCLPlatform::estimate(const rt::Task& t) const {
+  Estimate e;
   auto& task = const_cast<rt::Task&>(t);
-  double missing = 0, input = 0;
   for (auto& a : task.args()) {
     if (!a.in) continue;
     double b = static_cast<double>(a.in->bytes());
-    input += b;
-    if (!a.in->replica_on(*this)) missing += b;
+    e.input_bytes += b;
+    if (!a.in->replica_on(*this)) e.missing_bytes += b;
   }
   double rate = 0, bandwidth = 4e9;
   {
@@ -99,12 +98,23 @@ rt::Forecast OpenCLPlatform::forecast(const rt::Task& t) const {
     if (auto it = impl_->kernel_s_per_byte.find(&t.ce()); it != impl_->kernel_s_per_byte.end())
       rate = it->second;
   }
-  f.transfer_s = missing / bandwidth;
-  f.exec_s = rate > 0 ? rate * std::max(input, 1.0) : 1e-3;
+  e.transfer_s = e.missing_bytes / bandwidth;
+  e.tasks_in_flight = impl_->tasks_in_flight.load();
+  rt::Forecast& f = e.own;
+  f.transfer_s = e.transfer_s;
+  f.exec_s = rate > 0 ? rate * std::max(e.input_bytes, 1.0) : 1e-3;
   f.time_source = rate > 0 ? rt::Source::Measured : rt::Source::Default;
-  double backlog = impl_->tasks_in_flight.load() * f.exec_s;
-  f.end_s = seconds_since_start() + backlog + f.transfer_s + f.exec_s;
-  return f;
+  f.end_s = seconds_since_start() + e.tasks_in_flight * f.exec_s + f.transfer_s + f.exec_s;
+  return e;
+}
+
+rt::Forecast OpenCLPlatform::forecast(const rt::Task& t) const {
+  Estimate e = estimate(t);
+  return impl_->hooks.forecast ? impl_->hooks.forecast(t, e) : e.own;
+}
+
+void OpenCLPlatform::set_decision_hooks(DecisionHooks hooks) {
+  impl_->hooks = std::move(hooks);
 }
 
 void OpenCLPlatform::submit(rt::TaskPtr t) {

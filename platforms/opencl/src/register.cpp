@@ -1,20 +1,110 @@
-// Plugs the OpenCL platforms into the runtime at start: every device ("opencl0", ...), or only
-// those whose name contains CEI_OPENCL_DEVICE.
+// Plugs the OpenCL platforms into the runtime at start, as the launch config says: each `opencl`
+// platform it lists (the first device whose name contains its `device`, with its naive mode and
+// memory cap), or with the embedded default every device ("opencl0", ...; CEI_OPENCL_DEVICE
+// narrows them). Each one forecasts and accounts energy through the Decision Engine: the profiles,
+// the platform's power model and prices, and NVML on NVIDIA devices.
 #include <cei/opencl/opencl_platform.hpp>
+#include <cei/rt/decision/config.hpp>
+#include <cei/rt/decision/energy.hpp>
+#include <cei/rt/decision/forecast.hpp>
+#include <cei/rt/decision/profile_store.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <string>
 
+namespace cei::opencl {
 namespace {
-const bool registered = cei::rt::register_platform_factory("opencl", [](cei::rt::Runtime& rt) {
-  const char* match = std::getenv("CEI_OPENCL_DEVICE");
+
+// NVML numbers NVIDIA GPUs alone; the ICD's order is taken to agree with it.
+unsigned nvml_index(const DeviceInfo& device) {
+  unsigned n = 0;
+  for (const auto& d : list_devices()) {
+    if (d.index == device.index) break;
+    if (d.vendor.find("NVIDIA") != std::string::npos) ++n;
+  }
+  return n;
+}
+
+void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg) {
+  std::shared_ptr<rt::MeterSampler> meter;
+  if (p.device().vendor.find("NVIDIA") != std::string::npos)
+    meter = rt::MeterSampler::open_for(cfg, nvml_index(p.device()));
+  auto config = std::make_shared<const rt::PlatformConfig>(std::move(cfg));
+  DecisionHooks hooks;
+  hooks.forecast = [&rt, &p, config](const rt::Task& t, const Estimate& e) {
+    rt::ForecastInput in{.now_s = rt.now_s(),
+                         .transfer_s = e.transfer_s,
+                         .bytes_moved = e.missing_bytes,
+                         .exec = e.own.exec_s > 0 ? rt::Prediction{e.own.exec_s, e.own.time_source}
+                                                  : rt::Prediction{}};
+    const rt::ProfileStore* store = nullptr;
+    if (const rt::Profiles* profiles = rt.profiles()) {
+      in.exec = profiles->predict(t.ce(), -1, p.name(), e.input_bytes);
+      store = dynamic_cast<const rt::ProfileStore*>(profiles);
+    }
+    // One kernel at a time on the device: everything in flight runs first.
+    in.queue_s = e.tasks_in_flight * in.exec.seconds;
+    return rt::compose_forecast(*config, in,
+                                store ? store->measured_watts(p.name()) : std::nullopt);
+  };
+  hooks.energy = [&rt, &p, config, meter](const rt::Task& t) {
+    auto& timing = const_cast<rt::Task&>(t).timing();
+    const rt::Attribution a =
+        rt::attribute_energy(meter.get(), config->power, timing.start, timing.end);
+    if (a.source != rt::EnergySource::PowerModel)
+      if (auto* store = dynamic_cast<rt::ProfileStore*>(rt.profiles()))
+        store->record_energy(p.name(),
+                             std::chrono::duration<double>(timing.end - timing.start).count(),
+                             a.joules);
+    return a.joules;
+  };
+  p.set_decision_hooks(std::move(hooks));
+}
+
+void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig cfg) {
+  use_decision_engine(rt, *p, std::move(cfg));
+  rt.add_platform(std::move(p));
+}
+
+// A mistake in the launch config is reported by the policy factory, which stops the program.
+rt::Config config_or_default() {
   try {
-    for (auto& p : cei::opencl::make_platforms(match ? match : "", cei::opencl::Options::from_env()))
-      rt.add_platform(std::move(p));
+    return rt::launch_config();
+  } catch (const rt::ConfigError&) {
+    return rt::default_config();
+  }
+}
+
+const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& rt) {
+  try {
+    const rt::Config cfg = config_or_default();
+    const Options env = Options::from_env();
+    for (const rt::PlatformConfig& pc : cfg.platforms) {
+      if (pc.type != rt::PlatformType::OpenCL) continue;
+      Options o = env;
+      o.naive = o.naive || pc.naive;
+      if (pc.memory_cap_bytes) o.mem_cap = pc.memory_cap_bytes;
+      if (auto p = make_platform(pc.name, pc.device_match, o))
+        add(rt, std::move(p), pc);
+      else
+        std::fprintf(stderr, "cei: %s: platform %s: no OpenCL device name contains '%s'\n",
+                     cfg.source.c_str(), pc.name.c_str(), pc.device_match.c_str());
+    }
+    if (cfg.all_opencl_devices) {
+      const char* match = std::getenv("CEI_OPENCL_DEVICE");
+      for (auto& p : make_platforms(match ? match : "", env)) {
+        rt::PlatformConfig pc = cfg.platform_or_default(p->name(), rt::PlatformType::OpenCL);
+        add(rt, std::move(p), std::move(pc));
+      }
+    }
   } catch (const std::exception& e) {
     // A broken driver must not take the CPU platform down with it.
     std::fprintf(stderr, "cei: OpenCL platforms disabled: %s\n", e.what());
   }
 });
+
 }  // namespace
+}  // namespace cei::opencl

@@ -48,7 +48,7 @@ class BoundedBinaryInputArchive
 
 // The binary format's rules, as cereal/archives/binary.hpp gives them to BinaryInputArchive.
 template <class T>
-  requires std::is_arithmetic_v<T>
+requires std::is_arithmetic_v<T>
 void CEREAL_LOAD_FUNCTION_NAME(BoundedBinaryInputArchive& ar, T& t) {
   ar.loadBinary(std::addressof(t), sizeof(t));
 }

@@ -66,6 +66,15 @@ class Runtime {
   // Waits for every task submitted so far (no host copies); called at exit.
   void drain();
 
+  // A platform reports that it is gone (device lost, node unreachable): it gets no more tasks,
+  // and its unfinished ones (their inputs are still held) are submitted to the others. Results
+  // it delivers later are dropped.
+  void platform_failed(Platform& p);
+  // For CEs whose CeInfo::failure leaves a field at Default/-1 (from the launch config's
+  // [failure] table at start).
+  void set_failure_defaults(FailureSpec f);
+  FailureSpec failure_defaults() const;
+
   struct Impl;
   Impl& impl() { return *impl_; }
 

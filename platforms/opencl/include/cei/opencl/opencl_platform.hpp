@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,6 +48,24 @@ struct DeviceInfo {
 };
 std::vector<DeviceInfo> list_devices();
 
+// What the platform alone knows of a task it might run, for the Decision Engine to complete.
+struct Estimate {
+  double input_bytes = 0;    // every input (the profiles' size key)
+  double missing_bytes = 0;  // inputs with no replica on this device yet
+  double transfer_s = 0;     // missing_bytes at the measured write bandwidth
+  int tasks_in_flight = 0;   // submitted here and not finished
+  rt::Forecast own;          // from the platform's own kernel timings (clock: its first forecast)
+};
+
+// The Decision Engine's part in forecasts and energy figures, installed by the runtime's factory
+// (register.cpp). Without hooks (a platform driven directly) forecast() returns Estimate::own and
+// tasks carry no energy.
+struct DecisionHooks {
+  std::function<rt::Forecast(const rt::Task&, const Estimate&)> forecast;
+  // Joules of a task that just ran here (its Timing filled in).
+  std::function<double(const rt::Task&)> energy;
+};
+
 class OpenCLPlatform : public rt::Platform {
  public:
   // device_match: a substring of the device name (empty: the index-th device overall).
@@ -60,6 +79,10 @@ class OpenCLPlatform : public rt::Platform {
   void submit(rt::TaskPtr t) override;
   std::size_t workers() const override { return 1; }
   void shutdown() override;
+
+  // Before the first forecast or submission.
+  void set_decision_hooks(DecisionHooks hooks);
+  Estimate estimate(const rt::Task& t) const;
 
   Stats stats() const;
   const DeviceInfo& device() const;

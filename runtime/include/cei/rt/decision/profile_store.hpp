@@ -10,8 +10,10 @@
 //   // after the task:       profiles.record(ce, version, name(), bytes, seconds);
 //   profiles.save(cfg.profile.path);
 //
-// Thread-safe. predict() takes a shared lock and does no allocation beyond its key lookup; fits
-// are recomputed by record(), not by predict().
+// Thread-safe. record() is O(1) and allocates only for a new (CE version, platform) or size: a
+// shared lock on the store plus the history's own lock, so records of different histories run in
+// parallel. The fit is recomputed lazily (and cached) by the first predict() or models() that
+// needs it after a record.
 #pragma once
 
 #include <cei/rt/decision/regression.hpp>
@@ -21,6 +23,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -86,11 +89,15 @@ class ProfileStore final : public Profiles {
   static std::string impl_key(const CeInfo& ce, int version);  // "matmul", "opencl"
 
  private:
+  // Guarded by the store's lock for insertion and by `mu` for its contents.
   struct History {
+    mutable std::mutex mu;
     std::map<double, SizeStats> sizes;
-    Fit fit;
+    mutable Fit fit;
+    mutable bool fit_stale = false;  // sizes changed since `fit` was computed
     int claims = 0;
     std::uint64_t total_runs = 0;
+    const Fit& current_fit() const;  // under mu
   };
   struct Energy {
     double seconds = 0, joules = 0;
@@ -105,7 +112,7 @@ class ProfileStore final : public Profiles {
       return view(a) < view(b);
     }
   };
-  static void refit(History& h);
+  static void invalidate_fit(History& h);
   double predict_locked(const History& h, double size) const;
 
   ProfileOptions opts_;

@@ -1,0 +1,76 @@
+// The CPU platform's side of the Decision Engine: its registration from the launch config, its
+// forecasts (profiles, queue, power model or measured watts, prices) and the energy of the tasks
+// it ran (RAPL when readable, else the power model).
+#include "cpu_platform.hpp"
+
+#include <cei/rt/decision/forecast.hpp>
+#include <cei/rt/decision/profile_store.hpp>
+
+namespace cei::rt {
+
+namespace {
+
+// A mistake in the launch config is reported by the policy factory, which stops the program;
+// until then the platforms come up as the embedded default says.
+Config config_or_default() {
+  try {
+    return launch_config();
+  } catch (const ConfigError&) {
+    return default_config();
+  }
+}
+
+const bool registered = register_platform_factory("cpu", [](Runtime& rt) {
+  for (const PlatformConfig& p : config_or_default().platforms)
+    if (p.type == PlatformType::Cpu) rt.add_platform(std::make_unique<CpuPlatform>(rt, p));
+});
+
+// Bytes of the inputs, and of those that live only away from the host (a device, a node).
+struct InputBytes {
+  double all = 0, away = 0;
+};
+InputBytes input_bytes(const Task& t) {
+  InputBytes b;
+  for (auto& a : const_cast<Task&>(t).args()) {
+    if (!a.in) continue;
+    const double n = static_cast<double>(a.in->bytes());
+    b.all += n;
+    if (a.in->state() == Version::State::Ready && !a.in->host()) b.away += n;
+  }
+  return b;
+}
+
+}  // namespace
+
+Forecast CpuPlatform::forecast(const Task& t) const {
+  const InputBytes bytes = input_bytes(t);
+  // Host copies of device data come back at roughly memory-bus speed; a forecast only needs the
+  // order of magnitude to weigh them against the execution.
+  constexpr double kFetchBytesPerS = 4e9;
+  ForecastInput in{.now_s = rt_.now_s(),
+                   .transfer_s = bytes.away / kFetchBytesPerS,
+                   .bytes_moved = bytes.away,
+                   .exec = {}};
+  const ProfileStore* store = nullptr;
+  if (const Profiles* profiles = rt_.profiles()) {
+    in.exec = profiles->predict(t.ce(), 0, name_, bytes.all);
+    store = dynamic_cast<const ProfileStore*>(profiles);
+  }
+  // Tasks ahead of this one (running or ready), spread over the workers.
+  const std::size_t ahead = queue_.size() + static_cast<std::size_t>(busy_.load());
+  in.queue_s = static_cast<double>(ahead / workers()) * in.exec.seconds;
+  return compose_forecast(config_, in, store ? store->measured_watts(name_) : std::nullopt);
+}
+
+void CpuPlatform::account_energy(Task::Timing& tm, int sharing) {
+  const Attribution a = attribute_energy(meter_.get(), config_.power, tm.start, tm.end,
+                                         1.0 / static_cast<double>(sharing));
+  tm.energy_j = a.joules;
+  // Only a meter's figure teaches the forecasts a platform's real power.
+  if (a.source != EnergySource::PowerModel)
+    if (auto* store = dynamic_cast<ProfileStore*>(rt_.profiles()))
+      store->record_energy(name_, std::chrono::duration<double>(tm.end - tm.start).count(),
+                           a.joules);
+}
+
+}  // namespace cei::rt
