@@ -1,5 +1,5 @@
 # cei_add_application(NAME CEI <headers> SOURCES <files> [KERNELS <files>] [LIBRARIES <targets>]
-#                     [NO_WORKER])
+#                     [NO_WORKER] [CEIC_OPTIONS <ceic flags, e.g. --no-sync>])
 #
 #   find_package(CEI REQUIRED)
 #   cei_add_application(matmul CEI matmul.cei.hpp SOURCES main.cpp matmul.cpp KERNELS matmul.cl)
@@ -12,7 +12,7 @@
 # Set include directories and definitions on NAME: ceic and NAME-seq read them from there.
 # LIBRARIES are linked to all three.
 function(cei_add_application NAME)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_WORKER" "" "CEI;SOURCES;KERNELS;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_WORKER" "" "CEI;SOURCES;KERNELS;LIBRARIES;CEIC_OPTIONS")
   if(NOT ARG_CEI OR NOT ARG_SOURCES)
     message(FATAL_ERROR "cei_add_application(${NAME}): CEI and SOURCES are required")
   endif()
@@ -59,7 +59,7 @@ function(cei_add_application NAME)
     get_filename_component(src_dir "${abs}" DIRECTORY)
     add_custom_command(OUTPUT "${out}"
       COMMAND "${ceic}" --instrument "${abs}" ${cei_flags} -o "${out}"
-              --registry-header "${NAME}_registry.hpp" -- ${ceic_args}
+              --registry-header "${NAME}_registry.hpp" ${ARG_CEIC_OPTIONS} -- ${ceic_args}
       DEPENDS "${abs}" ${abs_ceis} "${ceic}"
       COMMENT "ceic: instrumenting ${rel}"
       COMMAND_EXPAND_LISTS VERBATIM)

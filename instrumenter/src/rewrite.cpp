@@ -50,8 +50,8 @@ const Expr* strip_copy(const Expr* e) {
 
 class Planner {
  public:
-  Planner(ASTContext& ctx, const Facts& facts, frontend::Diagnostics& diags)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), facts_(facts), diags_(diags),
+  Planner(ASTContext& ctx, const Facts& facts, frontend::Diagnostics& diags, const Options& opts)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), facts_(facts), diags_(diags), opts_(opts),
         edits_(sm_.getBufferData(sm_.getMainFileID())) {}
 
   bool plan();
@@ -110,6 +110,7 @@ class Planner {
   SourceManager& sm_;
   const Facts& facts_;
   frontend::Diagnostics& diags_;
+  const Options& opts_;
   EditSet edits_;
   std::set<std::tuple<std::string, unsigned, unsigned>> reported_;
   std::set<const Expr*> exempt_;                 // roots of task arguments and assign targets
@@ -588,7 +589,7 @@ bool Planner::plan() {
   for (const auto& c : facts_.calls) plan_call(c);
   if (diags_.has_errors()) return false;
   dry_ = false;
-  plan_syncs();
+  if (opts_.insert_syncs) plan_syncs();
   std::vector<const CeCall*> calls;
   for (const auto& c : facts_.calls) calls.push_back(&c);
   auto size = [&](const CeCall* c) {
@@ -598,7 +599,7 @@ bool Planner::plan() {
   std::stable_sort(calls.begin(), calls.end(),
                    [&](auto* a, auto* b) { return size(a) < size(b); });
   for (const auto* c : calls) plan_call(*c);
-  plan_lambda_captures();
+  if (opts_.insert_syncs) plan_lambda_captures();
   plan_guards();
   return !diags_.has_errors();
 }
@@ -609,7 +610,8 @@ std::optional<std::string> instrument_source(const std::string& source,
                                              const std::vector<model::Model>& models,
                                              const std::vector<std::string>& compiler_args,
                                              const std::string& registry_header,
-                                             frontend::Diagnostics& diags) {
+                                             frontend::Diagnostics& diags,
+                                             const Options& options) {
   std::vector<std::string> args = {"-xc++", "-std=c++20", "-fsyntax-only",
                                    "-Wno-unknown-attributes", "-resource-dir=" CEI_CLANG_RESOURCE_DIR,
                                    "-I" CEI_INCLUDE_DIR};
@@ -626,7 +628,7 @@ std::optional<std::string> instrument_source(const std::string& source,
   CeIndex index(models);
   Facts facts;
   Collector(ctx, index, facts).TraverseDecl(ctx.getTranslationUnitDecl());
-  Planner planner(ctx, facts, diags);
+  Planner planner(ctx, facts, diags, options);
   if (!planner.plan()) return std::nullopt;
 
   SourceManager& sm = ctx.getSourceManager();

@@ -1,7 +1,9 @@
 // ceic: the CEI instrumenter.
 //   ceic --dump-cei FILE [-- compiler args]
 //   ceic --registry --cei H [--cei H2 ...] -o registry.cpp -H registry.hpp [-- compiler args]
-//   ceic --instrument SRC --cei H [--cei H2 ...] -o OUT.cpp [--registry-header NAME] [-- args]
+//   ceic --instrument SRC --cei H [--cei H2 ...] -o OUT.cpp [--registry-header NAME] [--no-sync]
+//        [-- args]
+// --no-sync leaves out the waits the analysis inserts: only to show what they buy (tests).
 // Compiler args are the target's -I / -D / -std. Errors go to stderr as file:line:col: error: ...
 #include <cei/frontend.hpp>
 #include <cei/instrument/registry_gen.hpp>
@@ -22,13 +24,14 @@ struct Options {
   std::vector<std::string> ceis;
   std::string out, header_out, registry_header = "cei_registry.hpp";
   std::vector<std::string> compiler_args;
+  cei::instrument::Options instrument;
 };
 
 constexpr const char* usage =
     "usage: ceic --dump-cei FILE [-- args]\n"
     "       ceic --registry --cei H [--cei H2] -o registry.cpp -H registry.hpp [-- args]\n"
     "       ceic --instrument SRC --cei H [--cei H2] -o OUT.cpp [--registry-header NAME] "
-    "[-- args]\n";
+    "[--no-sync] [-- args]\n";
 
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
@@ -42,6 +45,9 @@ std::optional<Options> parse(int argc, char** argv) {
     if (a == "--") {
       o.compiler_args.assign(argv + i + 1, argv + argc);
       break;
+    } else if (a == "--no-sync") {
+      o.instrument.insert_syncs = false;
+      continue;
     } else if (a == "--registry") {
       o.mode = "registry";
       continue;
@@ -119,7 +125,7 @@ int main(int argc, char** argv) {
     }
   }
   auto out = cei::instrument::instrument_source(opts->input, models, opts->compiler_args,
-                                                opts->registry_header, diags);
+                                                opts->registry_header, diags, opts->instrument);
   if (!out) return report(diags) ? 1 : 1;
   return write_file(opts->out, *out) ? report(diags) : 1;
 }

@@ -131,8 +131,8 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
   std::vector<VersionPtr> keep_inputs;
   if (timed) {
     keep_task = t->self;
-    for (auto& a : args)
-      if (a.in) keep_inputs.push_back(a.in);
+    for (auto& a : args)  // an inout's old value is copied before the CE starts
+      if (a.dir == Dir::In) keep_inputs.push_back(a.in);
   }
   const bool in_place = !timed && !t->keeps_inputs();
   constexpr std::size_t kInline = 16;
@@ -181,12 +181,19 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
     }
     if (observing()) observe_task_started(*t, *this, lane);
     if (timed) rt_.impl().start_timeout(*t, attempt);
+    // Tasks running at once share the metered package (and the forecasts' queue).
+    const int sharing = busy_.fetch_add(1, std::memory_order_relaxed) + 1;
+    struct Done {
+      std::atomic<int>& busy;
+      ~Done() { busy.fetch_sub(1, std::memory_order_relaxed); }
+    } done{busy_};
     start = Clock::now();
     ce.versions[version].invoke(ptrs);
     const auto end = Clock::now();
     if (!t->claim(attempt)) return drop_fresh();  // timed out meanwhile: a late result
     tm.start = start;
     tm.end = end;
+    account_energy(tm, sharing);
   } catch (...) {
     const auto end = Clock::now();
     drop_fresh();

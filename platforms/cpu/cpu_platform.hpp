@@ -15,8 +15,6 @@
 
 #include <atomic>
 #include <memory>
-
-#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>

@@ -1,5 +1,7 @@
 #include "node_client.hpp"
 
+#include "fast_continuations.hpp"
+
 #include <cpprest/containerstream.h>
 #include <cpprest/http_client.h>
 
@@ -86,6 +88,7 @@ struct NodeClient::Impl {
 
 NodeClient::NodeClient(const std::string& url, std::string token, ClientOptions options)
     : url_(url), impl_(std::make_unique<Impl>()) {
+  use_fast_continuations();
   impl_->token = std::move(token);
   impl_->opt = options;
   impl_->client =

@@ -10,6 +10,7 @@
 
 #include "node_client.hpp"
 
+#include <cei/rt/decision/config.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <condition_variable>
@@ -290,6 +291,7 @@ class RemotePlatform : public rt::Platform {
     if (auto* rt = rt::Runtime::if_started()) {
       for (auto* p : rt->platforms()) {
         if (p != this && p->can_run(t->ce())) {
+          rt->task_moved(*t, *p);
           p->submit(t);
           return;
         }
@@ -434,7 +436,21 @@ void add_from_env(rt::Runtime& rt) {
   }
 }
 
-const bool registered = rt::register_platform_factory("remote", add_from_env);
+// Every platform of type "remote" in the launch config (CEI_PLATFORMS), then CEI_REMOTE's. The
+// config has no per-node timeouts: those keep RemoteOptions' defaults (CEI_REMOTE can set them).
+void add_remote_platforms(rt::Runtime& rt) {
+  for (const auto& p : rt::launch_config().platforms) {
+    if (p.type != rt::PlatformType::Remote) continue;
+    RemoteOptions o;
+    o.price_per_gb = p.prices.per_gb;
+    o.price_per_hour = p.prices.per_hour;
+    if (p.power_configured) o.power_w = p.power.idle_w;  // the host idles while the node works
+    rt.add_platform(make_remote_platform(p.name, p.url, p.token, o));
+  }
+  add_from_env(rt);
+}
+
+const bool registered = rt::register_platform_factory("remote", add_remote_platforms);
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 //   auto t = std::allocate_shared<TaskImpl>(PoolAllocator<TaskImpl>{}, ...);
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -16,13 +17,19 @@
 
 namespace cei::rt {
 
+// Bytes every pool has taken from the system (Runtime::pooled_bytes).
+inline std::atomic<std::size_t> pool_reserved_bytes{0};
+
 template <std::size_t Size>
 class BlockPool {
  public:
   static void* allocate() {
     Cache& c = cache();
     if (!c.head) c.refill();
-    if (!c.head) return ::operator new(Size);
+    if (!c.head) {
+      pool_reserved_bytes.fetch_add(Size, std::memory_order_relaxed);  // the rare slow path
+      return ::operator new(Size);
+    }
     Node* n = c.head;
     c.head = n->next;
     --c.count;
@@ -65,7 +72,10 @@ class BlockPool {
         std::lock_guard l(g.mu);
         g.batches.push_back({head, count});
       } catch (...) {  // no room to record the batch: give the blocks back to the system
-        while (head) ::operator delete(std::exchange(head, head->next));
+        while (head) {
+          pool_reserved_bytes.fetch_sub(Size, std::memory_order_relaxed);
+          ::operator delete(std::exchange(head, head->next));
+        }
       }
       head = nullptr;
       count = 0;

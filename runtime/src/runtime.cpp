@@ -274,6 +274,11 @@ void RuntimeCore::platform_failed(Platform& p) {
   }
 }
 
+void RuntimeCore::task_moved(TaskImpl& t, Platform& to) {
+  std::lock_guard g(tracked_mu_);  // platform_failed reads it to find orphans
+  t.platform = &to;
+}
+
 void RuntimeCore::observe_submitted(TaskImpl& t, std::span<const Candidate> candidates,
                                     std::size_t chosen) {
   std::vector<Dependency> deps;
@@ -416,12 +421,20 @@ std::size_t Runtime::tasks_in_flight() const {
   return impl_->in_flight.load();
 }
 
+std::size_t Runtime::pooled_bytes() const {
+  return pool_reserved_bytes.load(std::memory_order_relaxed);
+}
+
 void Runtime::drain() {
   impl_->wait_in_flight(0);
 }
 
 void Runtime::platform_failed(Platform& p) {
   impl_->platform_failed(p);
+}
+
+void Runtime::task_moved(Task& t, Platform& to) {
+  impl_->task_moved(*rt::impl(&t), to);
 }
 
 void Runtime::set_failure_defaults(FailureSpec f) {

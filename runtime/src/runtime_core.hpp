@@ -49,6 +49,7 @@ class RuntimeCore {
   // Starts the task's timeout clock for this attempt (no-op without a timeout).
   void start_timeout(TaskImpl& t, int attempt);
   void platform_failed(Platform& p);
+  void task_moved(TaskImpl& t, Platform& to);
   void untrack(TaskImpl& t);
 
   Clock::time_point start;

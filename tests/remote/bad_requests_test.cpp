@@ -107,6 +107,8 @@ TEST(RemoteBadRequests, TableOfStatusCodes) {
       {"DELETE info", "DELETE", "/v1/info", A::Good, "", nullptr, 405},
       {"PUT tasks", "PUT", "/v1/tasks", A::Good, "{}", "application/json", 405},
       {"POST data", "POST", "/v1/data/a", A::Good, "", nullptr, 405},
+      {"TRACE health", "TRACE", "/v1/health", A::Good, "", nullptr, 405},
+      {"OPTIONS tasks", "OPTIONS", "/v1/tasks", A::Good, "", nullptr, 405},
       {"forecast of unknown CE", "POST", "/v1/forecast", A::Good,
        R"({"ce":{"interface":"TestCEI","name":"nope"}})", "application/json", 404},
       {"malformed forecast", "POST", "/v1/forecast", A::Good, "nope", "application/json", 400},

@@ -5,13 +5,16 @@
 #include "worker_process.hpp"
 
 #include <cei/rt/api.hpp>
+#include <cei/rt/observer.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -33,6 +36,28 @@ class PreferRemote : public Policy {
   }
 };
 
+// Which platform the runtime says finished each CE's tasks (what traces and the summary print).
+class FinishedOn : public Observer {
+ public:
+  void task_submitted(const Task&, std::span<const Dependency>, std::span<const Candidate>,
+                      std::size_t, const char*) override {}
+  void task_started(const Task&, const Platform&, int) override {}
+  void task_finished(const Task& t, const Platform& p, int, bool) override {
+    std::lock_guard lock(mu_);
+    by_ce_[t.ce().name].push_back(p.name());
+  }
+  void transfer(const TransferEvent&) override {}
+  void run_finished() override {}
+  std::vector<std::string> of(const std::string& ce) {
+    std::lock_guard lock(mu_);
+    return by_ce_[ce];
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::vector<std::string>> by_ce_;
+};
+
 Vec random_vec(std::size_t n, unsigned seed) {
   std::mt19937 g(seed);
   std::uniform_real_distribution<float> d(-1, 1);
@@ -43,6 +68,7 @@ Vec random_vec(std::size_t n, unsigned seed) {
 
 // One node per test process: the runtime reads CEI_REMOTE once, when it starts.
 std::unique_ptr<WorkerProcess> node;
+std::shared_ptr<FinishedOn> finished_on;
 
 class RemotePlatform : public ::testing::Test {
  protected:
@@ -52,6 +78,8 @@ class RemotePlatform : public ::testing::Test {
     std::string spec =
         "node1=" + node->url() + ",token=" + node->token() + ",timeout_ms=2000,retry_ms=30000";
     setenv("CEI_REMOTE", spec.c_str(), 1);
+    finished_on = std::make_shared<FinishedOn>();
+    add_observer(finished_on);  // observers are read when the runtime starts
     Runtime::instance().set_policy(std::make_unique<PreferRemote>());
   }
 };
@@ -93,6 +121,10 @@ TEST_F(RemotePlatform, KillNineMidRunLosesNothing) {
   EXPECT_EQ(n, ms);
   EXPECT_EQ(v, scale(a, 2.0f));
   EXPECT_EQ(w, add(scale(a, 2.0f), b));
+  // The nap moved off the dead node: the record names the platform that finished it.
+  auto naps = finished_on->of("nap");
+  ASSERT_EQ(naps.size(), 1u);
+  EXPECT_NE(naps[0], "node1");
   EXPECT_FALSE(Runtime::instance().find_platform("node1")->can_run(ce_add))
       << "a dead node is backed off";
 }

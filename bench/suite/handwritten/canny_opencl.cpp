@@ -27,10 +27,10 @@ cei::Matrix<int> nonmax(const cei::Array<int, 3>& gradient) {
 // One work-group, one work-item per row: connectivity is global (see canny.cl).
 cei::Matrix<int> hysteresis(const cei::Matrix<int>& thin, int width, int low, int high) {
   cei::Matrix<int> out(thin.extent(0), thin.extent(1));
-  cl_host::run("hysteresis",
-               {cl_host::in(thin), cl_host::scalar(width), cl_host::scalar(low),
-                cl_host::scalar(high)},
-               {thin.extent(0)}, {thin.extent(0)}, out);
+  cl_host::run(
+      "hysteresis",
+      {cl_host::in(thin), cl_host::scalar(width), cl_host::scalar(low), cl_host::scalar(high)},
+      {thin.extent(0)}, {thin.extent(0)}, out);
   return out;
 }
 

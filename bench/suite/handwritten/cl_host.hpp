@@ -29,7 +29,9 @@ template <class T, std::size_t R>
 Arg in(const cei::Array<T, R>& a) {
   return {a.data(), a.size() * sizeof(T), true};
 }
-inline Arg scalar(const int& v) { return {&v, sizeof v, false}; }
+inline Arg scalar(const int& v) {
+  return {&v, sizeof v, false};
+}
 
 // Runs `kernel` with `args` then the result buffer as its last parameter; `local` empty = let the
 // driver pick. Blocks until `out_bytes` are back in `out`.

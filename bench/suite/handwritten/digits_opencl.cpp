@@ -32,10 +32,10 @@ cei::Matrix<float> dense(const cei::Array<float, 3>& x, const cei::Vector<float>
                          int inputs, int outputs) {
   const auto o = static_cast<std::size_t>(outputs);
   cei::Matrix<float> out(x.extent(0), o);
-  cl_host::run("dense",
-               {cl_host::in(x), cl_host::in(weights), cl_host::scalar(inputs),
-                cl_host::scalar(outputs)},
-               {x.extent(0), o}, {}, out);
+  cl_host::run(
+      "dense",
+      {cl_host::in(x), cl_host::in(weights), cl_host::scalar(inputs), cl_host::scalar(outputs)},
+      {x.extent(0), o}, {}, out);
   return out;
 }
 

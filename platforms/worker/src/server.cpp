@@ -3,6 +3,7 @@
 
 #include "data_store.hpp"
 #include "executor.hpp"
+#include "fast_continuations.hpp"
 #include "protocol.hpp"
 #include "wire_check.hpp"
 
@@ -519,6 +520,7 @@ std::string Node::url() const {
 }
 
 void Node::open() {
+  remote::use_fast_continuations();
   http::experimental::listener::http_listener_config cfg;
   const auto& o = impl_->opt;
   if (!o.tls_cert.empty() || !o.tls_key.empty()) {
@@ -537,7 +539,12 @@ void Node::open() {
   }
   impl_->listener =
       std::make_unique<http::experimental::listener::http_listener>(impl_->url(), cfg);
-  impl_->listener->support([this](http::http_request req) { impl_->handle(std::move(req)); });
+  auto handle = [this](http::http_request req) { impl_->handle(std::move(req)); };
+  impl_->listener->support(handle);
+  // cpprest answers TRACE (an echo) and OPTIONS itself unless they have handlers of their own:
+  // ours gives them 405 like every method a path lacks.
+  impl_->listener->support(http::methods::TRCE, handle);
+  impl_->listener->support(http::methods::OPTIONS, handle);
   impl_->listener->open().wait();
 }
 

@@ -18,12 +18,19 @@
 
 namespace cei::instrument {
 
+struct Options {
+  // Off only to show what the analysis buys: a program rewritten without its waits reads host
+  // copies that tasks have not brought up to date (tests/instrumenter checks that it then fails).
+  bool insert_syncs = true;
+};
+
 // Returns the rewritten source (with #line directives pointing at `source`), or nullopt when the
 // source does not parse or uses a construct the instrumenter refuses (reported in `diags`).
 std::optional<std::string> instrument_source(const std::string& source,
                                              const std::vector<model::Model>& models,
                                              const std::vector<std::string>& compiler_args,
                                              const std::string& registry_header,
-                                             frontend::Diagnostics& diags);
+                                             frontend::Diagnostics& diags,
+                                             const Options& options = {});
 
 }  // namespace cei::instrument

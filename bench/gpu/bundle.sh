@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds a relocatable bundle of the benchmark suite for a machine with an NVIDIA GPU: the suite's
+# programs in their build-tree layout, every shared library `ldd` lists for them except glibc's
+# own (libOpenCL's ICD loader, cpprest, boost, spdlog, fmt, StarPU, libstdc++, ...), the inputs
+# and the suite's scripts. Copy the folder over and run its run.sh there.
+#   bash bench/gpu/bundle.sh [BUILD=build] [OUT=bench/gpu/bundle]    # OUT is git-ignored
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD="${1:-${CEI_BUILD_DIR:-build}}"
+OUT="${2:-bench/gpu/bundle}"
+
+PROGRAMS=()
+for app in matmul bezier canny digits; do
+  PROGRAMS+=("examples/$app/$app" "examples/$app/$app-seq" "bench/suite/handwritten/$app-handcl")
+done
+PROGRAMS+=(bench/overhead/cei-bench-overhead bench/opencl/cei_opencl_bench
+           bench/remote/cei-bench-remote)
+
+if [ "${CEI_BUNDLE_NO_BUILD:-0}" != 1 ]; then
+  [ -f "$BUILD/build.ninja" ] || bash scripts/build.sh
+  known="$(ninja -C "$BUILD" -t targets all 2>/dev/null || true)"  # scripts/build.sh uses Ninja
+  targets=(digits-weights)
+  for p in "${PROGRAMS[@]}"; do
+    grep -q "^$(basename "$p"):" <<<"$known" && targets+=("$(basename "$p")")
+  done
+  cmake --build "$BUILD" -j"${CEI_BUILD_JOBS:-$(nproc)}" --target "${targets[@]}"
+fi
+
+rm -rf "$OUT"
+mkdir -p "$OUT/lib" "$OUT/data" "$OUT/bench/suite" "$OUT/build/examples/digits"
+for p in "${PROGRAMS[@]}"; do
+  if [ -x "$BUILD/$p" ]; then
+    mkdir -p "$OUT/build/$(dirname "$p")"
+    cp "$BUILD/$p" "$OUT/build/$p"
+  else
+    echo "bundle: $BUILD/$p is not built; the suite will skip it" >&2
+  fi
+done
+cp "$BUILD/examples/digits/digits.weights" "$OUT/build/examples/digits/" 2>/dev/null ||
+  echo "bundle: no digits.weights; digits will be skipped" >&2
+
+# The libraries the dynamic linker resolves for each program, glibc's own excepted: those come with
+# every Linux and must match its kernel interface and loader.
+GLIBC='^(linux-vdso|ld-linux|libc|libm|libmvec|libpthread|libdl|librt|libresolv|libutil|libnsl|libanl)\.so'
+for f in "$OUT"/build/examples/*/* "$OUT"/build/bench/*/* "$OUT"/build/bench/suite/*/*; do
+  [ -f "$f" ] && [ -x "$f" ] || continue
+  ldd "$f" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3} $2 == "=>" && $3 == "not" {print $1, "MISSING"}' |
+    while read -r name path; do
+      [[ "$name" =~ $GLIBC ]] && continue
+      if [ "$path" = MISSING ]; then echo "bundle: $f needs $name, not found here" >&2; continue; fi
+      [ -e "$OUT/lib/$name" ] || cp -L "$path" "$OUT/lib/$name"
+    done
+done
+
+# Debug info is most of the size and of no use for timing runs.
+command -v strip >/dev/null && find "$OUT/build" "$OUT/lib" -type f -perm -u+x -o -type f -name '*.so*' |
+  xargs -r strip --strip-debug 2>/dev/null || true
+
+cp data/china.jpg data/digits.csv.gz "$OUT/data/"
+cp bench/suite/suite.py bench/suite/report.py "$OUT/bench/suite/"
+cp bench/gpu/run.sh "$OUT/run.sh"
+echo "bundle: $OUT ($(du -sh "$OUT" | cut -f1)); on the GPU machine: bash $OUT/run.sh [OUTDIR] [--quick]"
