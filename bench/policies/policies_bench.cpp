@@ -1,8 +1,9 @@
 // Seed 003 Fig. 10 in spirit: a Bezier surface of 1024x1024 points computed in 1, 4, 16 and 64
 // blocks on the CPU platform plus an OpenCL device. For each block count it measures the best
 // static split (k blocks on the device and the rest on the CPU, every k), DynPerf and DynEn: wall
-// time (the fastest of three rounds), energy (attributed per task from the platforms' meters or power models) and tasks per
-// platform, one Markdown row each (header: run.sh). CEI_CPU_CORES picks the CPU platform's cores.
+// time (the fastest of three rounds), energy (attributed per task from the platforms' meters or
+// power models) and tasks per platform, one Markdown row each (header: run.sh). CEI_CPU_CORES picks
+// the CPU platform's cores.
 //
 // The CE tables are written by hand as ceic generates them: `patch` has the native version
 // (examples/bezier) and the OpenCL kernel (examples/bezier/bezier.cl); `patch_cpu` and `patch_cl`
@@ -58,7 +59,9 @@ const std::string& kernel_source() {
   return s;
 }
 
-const rt::TypeOps& int_ops() { return rt::type_ops<int>(); }
+const rt::TypeOps& int_ops() {
+  return rt::type_ops<int>();
+}
 const rt::ParamInfo params[] = {{"control", rt::Dir::In, &rt::type_ops<Mat>()},
                                 {"side", rt::Dir::In, &int_ops()},
                                 {"resolution", rt::Dir::In, &int_ops()},
@@ -66,14 +69,14 @@ const rt::ParamInfo params[] = {{"control", rt::Dir::In, &rt::type_ops<Mat>()},
                                 {"col0", rt::Dir::In, &int_ops()},
                                 {"block", rt::Dir::In, &int_ops()}};
 const rt::NativeVersion native[] = {{"bezier", &invoke_patch}};
-const rt::OpenCLImpl kernel{"patch",      kernel_source().c_str(), CEI_BEZIER_CL, "par5, par5", "",
-                            "",           "par5, par5"};
-const rt::CeInfo patch_ce{"patch", "BezierCEI", false, params, 6, &rt::type_ops<Mat>(),
+const rt::OpenCLImpl kernel{
+    "patch", kernel_source().c_str(), CEI_BEZIER_CL, "par5, par5", "", "", "par5, par5"};
+const rt::CeInfo patch_ce{"patch", "BezierCEI", false,  params, 6, &rt::type_ops<Mat>(),
                           native,  1,           &kernel};
-const rt::CeInfo patch_cpu{"patch_cpu", "BezierCEI", false, params, 6, &rt::type_ops<Mat>(),
-                           native,      1,           nullptr};
-const rt::CeInfo patch_cl{"patch_cl", "BezierCEI", false, params, 6, &rt::type_ops<Mat>(),
-                          nullptr,    0,           &kernel};
+const rt::CeInfo patch_cpu{"patch_cpu",          "BezierCEI", false, params, 6,
+                           &rt::type_ops<Mat>(), native,      1,     nullptr};
+const rt::CeInfo patch_cl{"patch_cl",           "BezierCEI", false, params, 6,
+                          &rt::type_ops<Mat>(), nullptr,     0,     &kernel};
 
 // Tasks and joules per platform, from the runtime's reports.
 struct Tally final : rt::Observer {

@@ -12,14 +12,16 @@ worker="$build/tests/remote/cei-test-worker"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 token=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
 tokfile=$(mktemp)
+cache=$(mktemp -d)  # schemathesis keeps .schemathesis/ in its working directory: not in the tree
 echo "$token" > "$tokfile"
 "$worker" --host 127.0.0.1 --port "$port" --token-file "$tokfile" --max-body-mb 4 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$tokfile"' EXIT
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$tokfile" "$cache"' EXIT
 for _ in $(seq 100); do
   curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/health" >/dev/null && break
   sleep 0.1
 done
+cd "$cache"
 schemathesis run "$root/docs/rest-api.yaml" \
   --url "http://127.0.0.1:$port" \
   -H "Authorization: Bearer $token" \

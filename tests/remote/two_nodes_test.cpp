@@ -10,13 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <unistd.h>
 
 namespace remote_test {
 namespace {

@@ -50,16 +50,22 @@ int result_or_throw(int x) {
 const rt::ParamInfo int_in[] = {{"x", rt::Dir::In, &rt::type_ops<int>()}};
 const rt::NativeVersion result_versions[] = {
     {"ops", [](void* const* a) { at<int>(a, 1) = result_or_throw(at<int>(a, 0)); }}};
-const rt::CeInfo ignored_result{"ignored_result",  "FailCEI", false,   int_in,
-                                1,                 &rt::type_ops<int>(), result_versions,
-                                1,                 nullptr,   {FailurePolicy::Ignore, 0, -1}};
+const rt::CeInfo ignored_result{
+    "ignored_result",     "FailCEI",       false, int_in,  1,
+    &rt::type_ops<int>(), result_versions, 1,     nullptr, {FailurePolicy::Ignore, 0, -1}};
 
 // No outputs at all: only a barrier can report it.
 const rt::NativeVersion check_versions[] = {
     {"ops", [](void* const* a) { (void)result_or_throw(at<int>(a, 0)); }}};
-const rt::CeInfo cancel_no_outputs{"cancel_no_outputs", "FailCEI", false,
-                                   int_in,              1,         nullptr,
-                                   check_versions,      1,         nullptr,
+const rt::CeInfo cancel_no_outputs{"cancel_no_outputs",
+                                   "FailCEI",
+                                   false,
+                                   int_in,
+                                   1,
+                                   nullptr,
+                                   check_versions,
+                                   1,
+                                   nullptr,
                                    {FailurePolicy::CancelSuccessors, 0, -1}};
 
 std::atomic<int> successor_runs{0};
@@ -150,7 +156,7 @@ TEST(FailurePolicy, FailIsThrownBySyncOnUnrelatedData) {
   } catch (const rt::TaskError& e) {
     EXPECT_EQ(e.ce(), "FailCEI::fail");
   }
-  EXPECT_EQ(rt::sync(unrelated), 6);  // reported once; the unrelated task ran
+  EXPECT_EQ(rt::sync(unrelated), 6);         // reported once; the unrelated task ran
   EXPECT_THROW(rt::sync(a), rt::TaskError);  // a's own failure is still there
 }
 
@@ -176,10 +182,19 @@ void sleepy(void* const* a) {
 }
 const rt::ParamInfo int64_inout[] = {{"x", rt::Dir::InOut, &rt::type_ops<std::int64_t>()}};
 const rt::NativeVersion sleepy_versions[] = {{"ops", &sleepy}};
-const rt::CeInfo sleepy_cancel{"sleepy_cancel",  "FailCEI", false,   int64_inout, 1, nullptr,
-                               sleepy_versions,  1,         nullptr, {FailurePolicy::CancelSuccessors, 0, 100}};
-const rt::CeInfo sleepy_retry{"sleepy_retry",   "FailCEI", false,   int64_inout, 1, nullptr,
-                              sleepy_versions,  1,         nullptr, {FailurePolicy::Retry, 1, 100}};
+const rt::CeInfo sleepy_cancel{"sleepy_cancel",
+                               "FailCEI",
+                               false,
+                               int64_inout,
+                               1,
+                               nullptr,
+                               sleepy_versions,
+                               1,
+                               nullptr,
+                               {FailurePolicy::CancelSuccessors, 0, 100}};
+const rt::CeInfo sleepy_retry{
+    "sleepy_retry", "FailCEI",       false, int64_inout, 1,
+    nullptr,        sleepy_versions, 1,     nullptr,     {FailurePolicy::Retry, 1, 100}};
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }

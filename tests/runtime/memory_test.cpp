@@ -1,6 +1,7 @@
 // Versions and tasks are freed as soon as nothing can read them: 100,000 tasks leave the heap
 // where they found it, but for the runtime's pools of task and version blocks, which follow the
-// peak of tasks in flight (bounded here by a sync every 1,000 tasks). (The 1,000,000-task run is the separate cei-runtime-million.)
+// peak of tasks in flight (bounded here by a sync every 1,000 tasks). (The 1,000,000-task run is
+// the separate cei-runtime-million.)
 #include "test_ces.hpp"
 
 #include <cei/cei.hpp>

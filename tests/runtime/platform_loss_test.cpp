@@ -1,5 +1,6 @@
 // A platform killed mid-run: a test platform (as a remote node would) runs a few tasks, then stops
-// answering; once it is reported lost, its unfinished tasks run elsewhere and every result is right.
+// answering; once it is reported lost, its unfinished tasks run elsewhere and every result is
+// right.
 #include "test_ces.hpp"
 
 #include <cei/cei.hpp>
@@ -26,8 +27,8 @@ void add_index(void* const* a) {  // inout x, in k: x = x * 2 + k
 const rt::ParamInfo add_index_params[] = {{"x", rt::Dir::InOut, &rt::type_ops<std::int64_t>()},
                                           {"k", rt::Dir::In, &rt::type_ops<std::int64_t>()}};
 const rt::NativeVersion add_index_versions[] = {{"ops", &add_index}};
-const rt::CeInfo lossy{"add_index",        "LossCEI", false, add_index_params, 2,
-                       nullptr,            add_index_versions, 1, nullptr};
+const rt::CeInfo lossy{"add_index", "LossCEI",          false, add_index_params, 2,
+                       nullptr,     add_index_versions, 1,     nullptr};
 
 // Runs tasks of `lossy` on one thread of its own until it has answered `answers` of them; then
 // it takes tasks and never answers (a node gone silent).

@@ -33,7 +33,8 @@ void triple(void* const* a) {  // three ways to write x = 3x + 1; version 2 is s
 }
 const rt::ParamInfo params[] = {{"x", rt::Dir::InOut, &rt::type_ops<std::int64_t>()}};
 const rt::NativeVersion versions[] = {{"v0", &triple<0>}, {"v1", &triple<1>}, {"v2", &triple<2>}};
-const rt::CeInfo triple_ce{"triple", "VersionsCEI", false, params, 1, nullptr, versions, 3, nullptr};
+const rt::CeInfo triple_ce{"triple", "VersionsCEI", false, params, 1,
+                           nullptr,  versions,      3,     nullptr};
 
 }  // namespace
 

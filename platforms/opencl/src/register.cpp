@@ -56,9 +56,8 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
         rt::attribute_energy(meter.get(), config->power, timing.start, timing.end);
     if (a.source != rt::EnergySource::PowerModel)
       if (auto* store = dynamic_cast<rt::ProfileStore*>(rt.profiles()))
-        store->record_energy(p.name(),
-                             std::chrono::duration<double>(timing.end - timing.start).count(),
-                             a.joules);
+        store->record_energy(
+            p.name(), std::chrono::duration<double>(timing.end - timing.start).count(), a.joules);
     return a.joules;
   };
   p.set_decision_hooks(std::move(hooks));
