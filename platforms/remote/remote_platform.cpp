@@ -439,7 +439,14 @@ void add_from_env(rt::Runtime& rt) {
 // Every platform of type "remote" in the launch config (CEI_PLATFORMS), then CEI_REMOTE's. The
 // config has no per-node timeouts: those keep RemoteOptions' defaults (CEI_REMOTE can set them).
 void add_remote_platforms(rt::Runtime& rt) {
-  for (const auto& p : rt::launch_config().platforms) {
+  const rt::Config* config = nullptr;
+  try {
+    config = &rt::launch_config();
+  } catch (const rt::ConfigError&) {
+    // The policy factory reports a broken launch config and stops the program; nothing to add.
+    return;
+  }
+  for (const auto& p : config->platforms) {
     if (p.type != rt::PlatformType::Remote) continue;
     RemoteOptions o;
     o.price_per_gb = p.prices.per_gb;

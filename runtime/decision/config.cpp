@@ -68,8 +68,22 @@ static bool is_discovered_opencl_name(std::string_view name) {
   return true;
 }
 
+// Remote nodes may also come from CEI_REMOTE="name=url,token=...;name2=..." (platforms/remote).
+static bool named_in_cei_remote(std::string_view name) {
+  const char* env = std::getenv("CEI_REMOTE");
+  if (!env) return false;
+  std::string_view rest = env;
+  while (!rest.empty()) {
+    auto entry = rest.substr(0, rest.find(';'));
+    rest = entry.size() < rest.size() ? rest.substr(entry.size() + 1) : std::string_view{};
+    if (entry.substr(0, entry.find('=')) == name) return true;
+  }
+  return false;
+}
+
 bool Config::knows_platform(std::string_view name) const {
-  return find(name) || (all_opencl_devices && is_discovered_opencl_name(name));
+  return find(name) || (all_opencl_devices && is_discovered_opencl_name(name)) ||
+         named_in_cei_remote(name);
 }
 
 namespace {

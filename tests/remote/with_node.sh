@@ -9,7 +9,9 @@ shift 2
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 head -c 24 /dev/urandom | base64 | tr -d '/+=' >"$work/token"
-"$worker" --host 127.0.0.1 --port "$port" --token-file "$work/token" >"$work/log" 2>&1 &
+# The node picks its own platforms and policy: the client's CEI_POLICY (only:<node>) is not its.
+env -u CEI_POLICY -u CEI_REMOTE "$worker" --host 127.0.0.1 --port "$port" --token-file "$work/token" \
+  >"$work/log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do
