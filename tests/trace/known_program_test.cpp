@@ -1,5 +1,7 @@
 // The trace, graph and summary of a known program run on the real runtime (CPU platform).
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
@@ -22,7 +24,8 @@ std::string slurp(const fs::path& p) {
 class KnownProgram : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / "cei-trace-known-program";
+    // ctest runs each test as its own process, in parallel: one folder per process.
+    dir_ = fs::temp_directory_path() / ("cei-trace-known-program-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     const std::string cmd = "CEI_TRACE=" + (dir_ / "trace.json").string() +
