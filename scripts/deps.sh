@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one list of Debian packages CEI needs; both README commands call this.
 # Installs only what is missing, so a second run costs a dpkg query and nothing else.
+# Extra package names given as arguments are installed the same way (scripts/bench-deps.sh).
 set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3
@@ -12,6 +13,7 @@ PACKAGES=(
   libcairo2-dev zlib1g-dev
   libstarpu-dev
   curl
+  "$@"
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
