@@ -51,14 +51,18 @@ __kernel void matmul(__global const float* A, __global const float* B, __global 
 
 using Image = cei::Matrix<float>;
 
-inline const rt::TypeOps& image() { return rt::type_ops<Image>(); }
+inline const rt::TypeOps& image() {
+  return rt::type_ops<Image>();
+}
 inline const rt::ParamInfo one_image[] = {{"img", rt::Dir::In, &image()}};
-inline const rt::ParamInfo two_images[] = {{"A", rt::Dir::In, &image()}, {"B", rt::Dir::In, &image()}};
+inline const rt::ParamInfo two_images[] = {{"A", rt::Dir::In, &image()},
+                                           {"B", rt::Dir::In, &image()}};
 
-#define CEI_BENCH_STAGE(ce, params, n, gws)                                                    \
-  inline const rt::OpenCLImpl ce##_cl{#ce, kSource, "bench/opencl/kernels.cl", gws, "", "", \
-                                      "par0.x, par0.y"};                                       \
-  inline const rt::CeInfo ce##_ce{#ce, "BenchCEI", false, params, n, &image(), nullptr, 0, &ce##_cl};
+#define CEI_BENCH_STAGE(ce, params, n, gws)                                         \
+  inline const rt::OpenCLImpl ce##_cl{#ce, kSource, "bench/opencl/kernels.cl", gws, \
+                                      "",  "",      "par0.x, par0.y"};              \
+  inline const rt::CeInfo ce##_ce{#ce,      "BenchCEI", false, params,  n,          \
+                                  &image(), nullptr,    0,     &ce##_cl};
 CEI_BENCH_STAGE(gaussian, one_image, 1, "par0.x, par0.y")
 CEI_BENCH_STAGE(sobel, one_image, 1, "par0.x, par0.y")
 CEI_BENCH_STAGE(nms, one_image, 1, "par0.x, par0.y")

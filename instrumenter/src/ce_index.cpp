@@ -19,8 +19,8 @@ const model::CoreElement* CeIndex::find(const clang::FunctionDecl* fd) const {
   if (!fd || !fd->getIdentifier()) return nullptr;
   const auto* parent = llvm::dyn_cast<clang::NamedDecl>(fd->getDeclContext());
   if (!parent) return nullptr;
-  auto it = by_qualified_name_.find(parent->getQualifiedNameAsString() + "::" +
-                                    fd->getNameAsString());
+  auto it =
+      by_qualified_name_.find(parent->getQualifiedNameAsString() + "::" + fd->getNameAsString());
   if (it == by_qualified_name_.end()) return nullptr;
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
   const bool is_instance = method && method->isInstance();

@@ -16,9 +16,9 @@ struct CeCall {
   const clang::CallExpr* call;
   const model::CoreElement* ce;
   const clang::FunctionDecl* native;
-  const clang::Stmt* body;            // the enclosing function's (or lambda's) body
-  const clang::LambdaExpr* lambda;    // innermost enclosing lambda, or null
-  bool templated;                     // inside a template pattern or instantiation
+  const clang::Stmt* body;          // the enclosing function's (or lambda's) body
+  const clang::LambdaExpr* lambda;  // innermost enclosing lambda, or null
+  bool templated;                   // inside a template pattern or instantiation
 };
 
 struct Reference {

@@ -7,7 +7,8 @@ namespace cei::instrument {
 std::string EditSet::render(unsigned begin, unsigned end) const {
   std::vector<const Edit*> inside;
   for (const auto& e : edits_)
-    if (e.begin >= begin && e.end <= end && (e.begin < e.end || e.begin < end)) inside.push_back(&e);
+    if (e.begin >= begin && e.end <= end && (e.begin < e.end || e.begin < end))
+      inside.push_back(&e);
   std::stable_sort(inside.begin(), inside.end(),
                    [](const Edit* a, const Edit* b) { return a->begin < b->begin; });
   std::string out;

@@ -39,9 +39,12 @@ std::string read_file(const std::string& path) {
 
 const char* dir_name(model::Direction d) {
   switch (d) {
-    case model::Direction::Out: return "::cei::rt::Dir::Out";
-    case model::Direction::InOut: return "::cei::rt::Dir::InOut";
-    case model::Direction::In: break;
+    case model::Direction::Out:
+      return "::cei::rt::Dir::Out";
+    case model::Direction::InOut:
+      return "::cei::rt::Dir::InOut";
+    case model::Direction::In:
+      break;
   }
   return "::cei::rt::Dir::In";
 }
@@ -49,8 +52,10 @@ const char* dir_name(model::Direction d) {
 std::string failure_spec(const model::CoreElement& ce) {
   if (!ce.on_failure) return "{}";
   static const std::pair<const char*, const char*> policies[] = {
-      {"retry", "Retry"}, {"cancel_successors", "CancelSuccessors"},
-      {"ignore", "Ignore"}, {"fail", "Fail"}};
+      {"retry", "Retry"},
+      {"cancel_successors", "CancelSuccessors"},
+      {"ignore", "Ignore"},
+      {"fail", "Fail"}};
   std::string policy = "Default";
   for (auto [name, value] : policies)
     if (ce.on_failure->policy == name) policy = value;
@@ -67,7 +72,8 @@ void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
   const bool has_result = ce.result.kind != model::TypeKind::Void;
   const std::size_t callee = ce.is_static ? 0 : 1;
   const std::size_t nparams = ce.params.size() + callee;
-  const std::string self_type = ce.versions.empty() ? "void" : qualified(ce.versions[0].declaring_class);
+  const std::string self_type =
+      ce.versions.empty() ? "void" : qualified(ce.versions[0].declaring_class);
 
   for (std::size_t v = 0; v < ce.versions.size(); ++v) {
     const std::string cls = qualified(ce.versions[v].declaring_class);

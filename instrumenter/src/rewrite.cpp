@@ -37,7 +37,7 @@ struct Root {
   const ValueDecl* decl = nullptr;
   const Expr* node = nullptr;    // the reference the lvalue starts from (not synced: the task's)
   const Expr* origin = nullptr;  // names decl: `rows` for `row` of `for (auto& row : rows)`
-  bool whole = false;          // the lvalue is the variable itself
+  bool whole = false;            // the lvalue is the variable itself
 };
 
 const Expr* strip_copy(const Expr* e) {
@@ -51,7 +51,11 @@ const Expr* strip_copy(const Expr* e) {
 class Planner {
  public:
   Planner(ASTContext& ctx, const Facts& facts, frontend::Diagnostics& diags, const Options& opts)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), facts_(facts), diags_(diags), opts_(opts),
+      : ctx_(ctx),
+        sm_(ctx.getSourceManager()),
+        facts_(facts),
+        diags_(diags),
+        opts_(opts),
         edits_(sm_.getBufferData(sm_.getMainFileID())) {}
 
   bool plan();
@@ -66,9 +70,10 @@ class Planner {
   std::string text(SourceRange r) const;  // with the edits made so far
   std::string original_text(SourceRange r) const {
     Range rr = range_of(r);
-    return rr.valid ? std::string(sm_.getBufferData(sm_.getMainFileID())
-                                      .substr(rr.begin, rr.end - rr.begin))
-                    : std::string();
+    return rr.valid
+               ? std::string(
+                     sm_.getBufferData(sm_.getMainFileID()).substr(rr.begin, rr.end - rr.begin))
+               : std::string();
   }
   model::Location location(SourceLocation loc) const;
   void error(SourceLocation loc, const std::string& msg) {
@@ -85,8 +90,7 @@ class Planner {
   bool statement_position(const Expr* e) const;
   bool in_block(const DeclStmt* d) const {
     DynTypedNode p = parent(DynTypedNode::create(*d));
-    return p.get<CompoundStmt>() || p.get<CaseStmt>() || p.get<DefaultStmt>() ||
-           p.get<LabelStmt>();
+    return p.get<CompoundStmt>() || p.get<CaseStmt>() || p.get<DefaultStmt>() || p.get<LabelStmt>();
   }
   void replace(Range r, std::string s) {
     if (!dry_) edits_.replace(r.begin, r.end, std::move(s));
@@ -113,10 +117,10 @@ class Planner {
   const Options& opts_;
   EditSet edits_;
   std::set<std::tuple<std::string, unsigned, unsigned>> reported_;
-  std::set<const Expr*> exempt_;                 // roots of task arguments and assign targets
+  std::set<const Expr*> exempt_;  // roots of task arguments and assign targets
   std::set<const ValueDecl*> tracked_;
-  std::set<const VarDecl*> scoped_;              // already given a Scope by a declaration rewrite
-  std::set<const CallExpr*> pending_;            // CE calls whose Pending feeds an outer CE call
+  std::set<const VarDecl*> scoped_;    // already given a Scope by a declaration rewrite
+  std::set<const CallExpr*> pending_;  // CE calls whose Pending feeds an outer CE call
   std::map<const Stmt*, std::set<const ValueDecl*>> exit_guards_;  // body -> outliving roots
   bool dry_ = true;  // the first pass over the calls only finds what tasks touch
 };
@@ -341,7 +345,8 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
   std::string root;
   if (in_place) {
     track(r, c);
-    if (r.kind == Root::Known && !r.whole) root = ", &(" + original_text(r.origin->getSourceRange()) + ")";
+    if (r.kind == Root::Known && !r.whole)
+      root = ", &(" + original_text(r.origin->getSourceRange()) + ")";
   }
   return "::cei::rt::" + dir + "<" + type + ">(" + text(arg->getSourceRange()) + root + ")";
 }
@@ -427,32 +432,30 @@ bool Planner::plan_call(const CeCall& c) {
     if (r.kind != Root::None) {
       track(r, c);
       std::string root;
-      if (r.kind == Root::Known && !r.whole) root = ", &(" + original_text(r.origin->getSourceRange()) + ")";
+      if (r.kind == Root::Known && !r.whole)
+        root = ", &(" + original_text(r.origin->getSourceRange()) + ")";
       Range ar = range_of(assignment->getSourceRange());
       if (ar.valid) {
         std::string target = text(lhs->getSourceRange());
         replace(call_range, call);
-        replace(ar, "::cei::rt::assign(" + target + ", " + text(c.call->getSourceRange()) + root +
-                        ")");
+        replace(ar,
+                "::cei::rt::assign(" + target + ", " + text(c.call->getSourceRange()) + root + ")");
         return true;
       }
     }
   }
   // T x = ce(...);
   if (const auto* var = p.get<VarDecl>(); var && result != "void" && var->hasLocalStorage() &&
-                                           !var->getType().isConstQualified() &&
-                                           var->getType().getCanonicalType() == r_type) {
+                                          !var->getType().isConstQualified() &&
+                                          var->getType().getCanonicalType() == r_type) {
     auto it = facts_.decl_stmt.find(var);
-    if (it != facts_.decl_stmt.end() && it->second->isSingleDecl() &&
-        in_block(it->second)) {
+    if (it != facts_.decl_stmt.end() && it->second->isSingleDecl() && in_block(it->second)) {
       Range dr = range_of(it->second->getSourceRange());
       if (dr.valid) {
         const std::string n = var->getNameAsString();
         replace(call_range, call);
-        replace(dr,
-                       result + " " + n + "{}; ::cei::rt::Scope __cei_scope_" + n + "(" + n +
-                           "); ::cei::rt::assign(" + n + ", " +
-                           text(c.call->getSourceRange()) + ");");
+        replace(dr, result + " " + n + "{}; ::cei::rt::Scope __cei_scope_" + n + "(" + n +
+                        "); ::cei::rt::assign(" + n + ", " + text(c.call->getSourceRange()) + ");");
         tracked_.insert(var);
         scoped_.insert(var);
         return true;
@@ -479,8 +482,7 @@ void Planner::find_pending() {
     if (it == by_call.end()) continue;
     const CeCall& outer = *it->second;
     for (unsigned i = 0; i < outer_call->getNumArgs() && i < outer.ce->params.size(); ++i) {
-      if (outer_call->getArg(i) != top ||
-          outer.ce->params[i].direction != model::Direction::In)
+      if (outer_call->getArg(i) != top || outer.ce->params[i].direction != model::Direction::In)
         continue;
       QualType param = outer.native->getParamDecl(i)->getType().getNonReferenceType();
       if (param.getCanonicalType().getUnqualifiedType() ==
@@ -506,8 +508,9 @@ void Planner::plan_syncs() {
     if (!tracked_.count(decl)) continue;
     Range r = range_of(ref.node->getSourceRange());
     if (!r.valid) {
-      error(ref.node->getBeginLoc(), "ceic: a variable that tasks use is referenced inside a "
-                                     "macro body; pass it to the macro as an argument");
+      error(ref.node->getBeginLoc(),
+            "ceic: a variable that tasks use is referenced inside a "
+            "macro body; pass it to the macro as an argument");
       continue;
     }
     std::string fn = only_reads(ref.node) ? "::cei::rt::sync_read(" : "::cei::rt::sync(";
@@ -596,8 +599,7 @@ bool Planner::plan() {
     Range r = range_of(c->call->getSourceRange());
     return r.end - r.begin;
   };
-  std::stable_sort(calls.begin(), calls.end(),
-                   [&](auto* a, auto* b) { return size(a) < size(b); });
+  std::stable_sort(calls.begin(), calls.end(), [&](auto* a, auto* b) { return size(a) < size(b); });
   for (const auto* c : calls) plan_call(*c);
   if (opts_.insert_syncs) plan_lambda_captures();
   plan_guards();
@@ -610,10 +612,12 @@ std::optional<std::string> instrument_source(const std::string& source,
                                              const std::vector<model::Model>& models,
                                              const std::vector<std::string>& compiler_args,
                                              const std::string& registry_header,
-                                             frontend::Diagnostics& diags,
-                                             const Options& options) {
-  std::vector<std::string> args = {"-xc++", "-std=c++20", "-fsyntax-only",
-                                   "-Wno-unknown-attributes", "-resource-dir=" CEI_CLANG_RESOURCE_DIR,
+                                             frontend::Diagnostics& diags, const Options& options) {
+  std::vector<std::string> args = {"-xc++",
+                                   "-std=c++20",
+                                   "-fsyntax-only",
+                                   "-Wno-unknown-attributes",
+                                   "-resource-dir=" CEI_CLANG_RESOURCE_DIR,
                                    "-I" CEI_INCLUDE_DIR};
   args.insert(args.end(), compiler_args.begin(), compiler_args.end());
   tooling::FixedCompilationDatabase db(".", args);

@@ -245,8 +245,9 @@ PlatformConfig read_platform(const Reader& r, const std::string& name, const tom
     p.device_match = r.string(*n, path + ".device");
   if (auto* n = type_only("naive", PlatformType::OpenCL)) p.naive = r.boolean(*n, path + ".naive");
   if (auto* n = type_only("memory_mb", PlatformType::OpenCL))
-    p.memory_cap_bytes = static_cast<std::size_t>(
-        r.integer(*n, path + ".memory_mb", 1, std::numeric_limits<std::int64_t>::max() >> 20))
+    p.memory_cap_bytes =
+        static_cast<std::size_t>(
+            r.integer(*n, path + ".memory_mb", 1, std::numeric_limits<std::int64_t>::max() >> 20))
         << 20;
   auto* url = type_only("url", PlatformType::Remote);
   auto* token = type_only("token", PlatformType::Remote);

@@ -29,8 +29,7 @@ class Array {
   Array() { extents_.fill(0); }
 
   template <typename... E>
-    requires(sizeof...(E) == Rank && (std::is_integral_v<E> && ...))
-  explicit Array(E... extents)
+  requires(sizeof...(E) == Rank && (std::is_integral_v<E> && ...)) explicit Array(E... extents)
       : extents_{static_cast<std::size_t>(extents)...}, data_(count(extents_), T{}) {}
 
   explicit Array(const std::array<std::size_t, Rank>& extents)
@@ -51,13 +50,11 @@ class Array {
   const T* end() const { return data_.data() + data_.size(); }
 
   template <typename... I>
-    requires(sizeof...(I) == Rank)
-  T& operator()(I... idx) {
+  requires(sizeof...(I) == Rank) T& operator()(I... idx) {
     return data_[offset(static_cast<std::size_t>(idx)...)];
   }
   template <typename... I>
-    requires(sizeof...(I) == Rank)
-  const T& operator()(I... idx) const {
+  requires(sizeof...(I) == Rank) const T& operator()(I... idx) const {
     return data_[offset(static_cast<std::size_t>(idx)...)];
   }
 

@@ -28,19 +28,25 @@ struct Error : std::runtime_error {
   Error(std::string msg, std::size_t column) : std::runtime_error(std::move(msg)), column(column) {}
   std::size_t column;
 };
-struct SyntaxError : Error { using Error::Error; };
-struct CheckError : Error { using Error::Error; };
+struct SyntaxError : Error {
+  using Error::Error;
+};
+struct CheckError : Error {
+  using Error::Error;
+};
 // Run time: names the CE, the expression and the values involved.
-struct EvalError : std::runtime_error { using std::runtime_error::runtime_error; };
+struct EvalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 ExprList parse(std::string_view source);
 
 // What the checker knows of each parameter (the callee not counted).
 struct ParamShape {
   std::string name;
-  bool is_scalar;      // arithmetic scalar: parN is its value
+  bool is_scalar;  // arithmetic scalar: parN is its value
   bool is_integral;
-  int rank;            // arrays: 1..3; vectors/strings: 1; scalars: 0; objects: -1 (unusable)
+  int rank;  // arrays: 1..3; vectors/strings: 1; scalars: 0; objects: -1 (unusable)
 };
 void check(const ExprList& e, std::span<const ParamShape> params);
 

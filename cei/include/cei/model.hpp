@@ -25,8 +25,8 @@ enum class TypeKind { Void, Scalar, Array, StdVector, String, Object };
 struct Type {
   std::string spelling;  // fully qualified, no cv/ref: "cei::Array<int, 2>", "double", "Sim"
   TypeKind kind = TypeKind::Void;
-  std::string element;   // arithmetic element type for Scalar/Array/StdVector/String: "int"
-  int rank = 0;          // 0 for scalars and objects, 1 for vectors/strings, 1..3 for arrays
+  std::string element;  // arithmetic element type for Scalar/Array/StdVector/String: "int"
+  int rank = 0;         // 0 for scalars and objects, 1 for vectors/strings, 1..3 for arrays
 };
 
 struct Param {
@@ -60,10 +60,10 @@ struct OnFailure {
 struct CoreElement {
   std::string interface_name;  // the [[cei::interface]] struct
   std::string name;
-  bool is_static = true;       // false: an instance method; the callee is an implicit inout
+  bool is_static = true;  // false: an instance method; the callee is an implicit inout
   std::vector<Version> versions;
-  std::vector<Param> params;   // the callee is not listed
-  Type result;                 // kind Void for void CEs
+  std::vector<Param> params;  // the callee is not listed
+  Type result;                // kind Void for void CEs
   std::optional<OpenCL> opencl;
   std::optional<OnFailure> on_failure;
   Location loc;

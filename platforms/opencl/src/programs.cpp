@@ -43,13 +43,15 @@ std::string default_cache_dir() {
   return {};
 }
 
-Programs::Programs(cl_context ctx, cl_device_id dev, const DeviceInfo& info,
-                   std::string cache_dir, std::string build_options)
+Programs::Programs(cl_context ctx, cl_device_id dev, const DeviceInfo& info, std::string cache_dir,
+                   std::string build_options)
     : ctx_(ctx),
       dev_(dev),
       key_prefix_(info.platform_name + "|" + info.name + "|" + info.driver_version + "|" +
                   build_options + "|"),
-      cache_dir_(cache_dir.empty() ? default_cache_dir() : cache_dir == "off" ? "" : cache_dir),
+      cache_dir_(cache_dir.empty()    ? default_cache_dir()
+                 : cache_dir == "off" ? ""
+                                      : cache_dir),
       options_(std::move(build_options)) {}
 
 const Programs::Built& Programs::kernel_for(const rt::CeInfo& ce) {
@@ -78,8 +80,8 @@ const Programs::Built& Programs::kernel_for(const rt::CeInfo& ce) {
   cl_int err = CL_SUCCESS;
   cl_kernel k = clCreateKernel(prog->second.get(), cl.kernel_name, &err);
   if (err != CL_SUCCESS) {
-    b.log = std::string(cl.source_path) + ": error: no kernel named '" + cl.kernel_name +
-            "' (" + error_name(err) + ")\n";
+    b.log = std::string(cl.source_path) + ": error: no kernel named '" + cl.kernel_name + "' (" +
+            error_name(err) + ")\n";
     std::fprintf(stderr, "cei: %s", b.log.c_str());
   } else {
     b.kernel = Kernel(k);

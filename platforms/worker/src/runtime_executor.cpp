@@ -2,37 +2,19 @@
 // spreads them over its CPU and OpenCL platforms. Stored objects are host objects of the
 // runtime (Tracked arguments, read in place); outputs land in fresh objects at a sync.
 #include "executor.hpp"
+#include "job_pool.hpp"
 
 #include <cei/rt/api.hpp>
 #include <cei/rt/runtime.hpp>
 
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <thread>
+#include <algorithm>
 
 namespace cei::worker {
 namespace {
 
 class RuntimeExecutor : public Executor {
  public:
-  RuntimeExecutor() {
-    auto& rt = rt::Runtime::instance();
-    std::size_t waiters = 0;
-    for (auto* p : rt.platforms()) waiters += p->workers();
-    // A waiter blocks in sync until its task's outputs are on the host: one per platform
-    // worker keeps every worker busy.
-    waiters = std::max<std::size_t>(4, waiters * 2);
-    for (std::size_t i = 0; i < waiters; ++i) threads_.emplace_back([this] { loop(); });
-  }
-  ~RuntimeExecutor() override {
-    {
-      std::lock_guard lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    for (auto& t : threads_) t.join();
-  }
+  RuntimeExecutor() : pool_(waiters(), execute) {}
 
   std::shared_ptr<void> make_object(const rt::TypeOps& type) override {
     // The runtime keys data by address: forget the address before the memory can be reused.
@@ -42,13 +24,7 @@ class RuntimeExecutor : public Executor {
             }};
   }
 
-  void run(Job job) override {
-    {
-      std::lock_guard lock(mu_);
-      queue_.push_back(std::move(job));
-    }
-    cv_.notify_one();
-  }
+  void run(Job job) override { pool_.push(std::move(job)); }
 
   std::size_t workers() const override {
     std::size_t n = 0;
@@ -65,6 +41,14 @@ class RuntimeExecutor : public Executor {
   }
 
  private:
+  // A waiter blocks in sync until its task's outputs are on the host: two per platform worker
+  // keep every worker busy.
+  static std::size_t waiters() {
+    std::size_t n = 0;
+    for (auto* p : rt::Runtime::instance().platforms()) n += p->workers();
+    return std::max<std::size_t>(4, n * 2);
+  }
+
   static void execute(Job& job) {
     const rt::CeInfo& ce = *job.ce;
     std::vector<rt::detail::ArgSpec> specs(ce.nparams + 1);
@@ -83,31 +67,7 @@ class RuntimeExecutor : public Executor {
     }
   }
 
-  void loop() {
-    for (;;) {
-      Job job;
-      {
-        std::unique_lock lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        job = std::move(queue_.front());
-        queue_.pop_front();
-      }
-      std::exception_ptr error;
-      try {
-        execute(job);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      job.done(error);
-    }
-  }
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Job> queue_;
-  bool stop_ = false;
-  std::vector<std::thread> threads_;
+  JobPool pool_;
 };
 
 }  // namespace

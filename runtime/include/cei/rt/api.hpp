@@ -38,9 +38,9 @@ struct ArgSpec {
   ArgKind kind;
   Dir dir;
   const TypeOps* type;
-  void* address;        // Tracked: the host object; Captured: a heap object the runtime now owns
-  const void* root;     // Tracked: the variable the address belongs to
-  Version* version;     // Pending: a task output (reference transferred to the runtime)
+  void* address;     // Tracked: the host object; Captured: a heap object the runtime now owns
+  const void* root;  // Tracked: the variable the address belongs to
+  Version* version;  // Pending: a task output (reference transferred to the runtime)
 };
 
 // Submits a task; returns the result's version (retained for the caller), or null for void.

@@ -1,8 +1,8 @@
 // The registry's view of a Core Element: what `ceic` generates for every CE of an application
 // and what every platform reads. Generated code fills these as constant tables:
 //
-//   static const cei::rt::ParamInfo params[] = {{"A", cei::rt::Dir::In, &cei::rt::type_ops<M>()}, ...};
-//   static const cei::rt::NativeVersion versions[] = {{"matmul", &invoke_matmul_multiply}};
+//   static const cei::rt::ParamInfo params[] = {{"A", cei::rt::Dir::In, &cei::rt::type_ops<M>()},
+//   ...}; static const cei::rt::NativeVersion versions[] = {{"matmul", &invoke_matmul_multiply}};
 //   const cei::rt::CeInfo ce_multiply{"multiply", "MatmulCEI", false, params, 2,
 //                                     &cei::rt::type_ops<M>(), versions, 1, &opencl_multiply};
 //   static cei::rt::Registration reg(ce_multiply);
@@ -41,8 +41,8 @@ enum class FailurePolicy : std::uint8_t { Default, Retry, CancelSuccessors, Igno
 
 struct FailureSpec {
   FailurePolicy policy = FailurePolicy::Default;
-  int retries = -1;        // -1: the config's default
-  long timeout_ms = -1;    // -1: none / the config's default
+  int retries = -1;      // -1: the config's default
+  long timeout_ms = -1;  // -1: none / the config's default
 };
 
 struct ParamInfo {
@@ -54,10 +54,10 @@ struct ParamInfo {
 struct CeInfo {
   const char* name;
   const char* interface_name;
-  bool is_instance;          // params[0] is the callee (inout)
-  const ParamInfo* params;   // including the callee
+  bool is_instance;         // params[0] is the callee (inout)
+  const ParamInfo* params;  // including the callee
   std::size_t nparams;
-  const TypeOps* result;     // nullptr for void
+  const TypeOps* result;  // nullptr for void
   const NativeVersion* versions;
   std::size_t nversions;
   const OpenCLImpl* opencl;  // nullptr when the CE has no OpenCL implementation

@@ -23,10 +23,10 @@ struct Dependency {
 
 struct TransferEvent {
   const Platform* platform;
-  std::uint64_t task;           // the task that needed it (0: a host sync)
-  std::string version;          // "d3v2"
+  std::uint64_t task;   // the task that needed it (0: a host sync)
+  std::string version;  // "d3v2"
   std::size_t bytes;
-  bool to_device;               // host -> platform, or platform -> host
+  bool to_device;  // host -> platform, or platform -> host
   Clock::time_point start, end;
 };
 

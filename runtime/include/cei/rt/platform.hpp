@@ -9,8 +9,8 @@
 // output versions; the Decision Engine asks every platform that can_run() it for a forecast() and
 // calls submit() on the chosen one at once (COMPSs-Mobile style: before inputs are ready, so a
 // device can chain dependencies as event wait lists). The platform waits for its inputs through
-// Version::on_ready, runs it, publishes its outputs (host storage or a Replica of its own) and calls
-// Task::finish().
+// Version::on_ready, runs it, publishes its outputs (host storage or a Replica of its own) and
+// calls Task::finish().
 #pragma once
 
 #include <cei/rt/ce.hpp>
@@ -40,7 +40,7 @@ struct Forecast {
   double exec_s = 0;      // predicted execution alone
   double transfer_s = 0;  // inputs this platform lacks
   double energy_j = 0;
-  double cost = 0;        // currency units
+  double cost = 0;  // currency units
   Source time_source = Source::Default;
   Source energy_source = Source::Default;
   Source cost_source = Source::Default;
@@ -126,7 +126,7 @@ class Platform {
   virtual const char* kind() const = 0;         // "cpu" | "opencl" | "remote"
   virtual bool can_run(const CeInfo& ce) const = 0;
   virtual Forecast forecast(const Task& t) const = 0;
-  virtual void submit(TaskPtr t) = 0;  // never blocks on the task's inputs or its execution
+  virtual void submit(TaskPtr t) = 0;       // never blocks on the task's inputs or its execution
   virtual std::size_t workers() const = 0;  // concurrent tasks it can run
   virtual void shutdown() = 0;              // finish submitted work, stop threads
 };

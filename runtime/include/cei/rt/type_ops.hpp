@@ -21,18 +21,18 @@ namespace cei::rt {
 enum class TypeKind : std::uint8_t { Scalar, Array, StdVector, String, Object };
 
 struct TypeOps {
-  const char* name;        // C++ spelling, for messages
+  const char* name;  // C++ spelling, for messages
   TypeKind kind;
-  int rank;                // 0 scalar/object, 1 vector/string, 1..3 Array
-  std::size_t elem_size;   // bytes per element of contiguous data (0 for objects)
+  int rank;               // 0 scalar/object, 1 vector/string, 1..3 Array
+  std::size_t elem_size;  // bytes per element of contiguous data (0 for objects)
   bool elem_is_integral;
-  void* (*create)();                         // new T{}
+  void* (*create)();  // new T{}
   void (*destroy)(void*);
   void (*copy)(void* dst, const void* src);  // *dst = *src
   void (*move)(void* dst, void* src);        // *dst = std::move(*src)
   // Contiguous data (scalars, arrays, vectors, strings); nullptr for objects.
   void* (*data)(void* obj);
-  std::size_t (*bytes)(const void* obj);     // payload size; serialized size for objects
+  std::size_t (*bytes)(const void* obj);             // payload size; serialized size for objects
   std::int64_t (*extent)(const void* obj, int dim);  // 0 past the rank
   // Gives obj these extents (zero-filled): results allocated from result_size, received data.
   void (*reshape)(void* obj, const std::int64_t* extents, int n);
