@@ -118,10 +118,23 @@ class Planner {
   EditSet edits_;
   std::set<std::tuple<std::string, unsigned, unsigned>> reported_;
   std::set<const Expr*> exempt_;  // roots of task arguments and assign targets
-  std::set<const ValueDecl*> tracked_;
+  // Iterated to place edits and report errors: ordered by source position, never by address, so
+  // the rewritten text and the diagnostics are the same on every run.
+  // (A declaration's name, not its begin: `Vec a, b;` declares both at `Vec`.)
+  struct SourceOrder {
+    static SourceLocation at(const Decl* d) { return d->getLocation(); }
+    static SourceLocation at(const Stmt* s) { return s->getBeginLoc(); }
+    template <class Node>
+    bool operator()(const Node* a, const Node* b) const {
+      auto pa = at(a).getRawEncoding(), pb = at(b).getRawEncoding();
+      return pa != pb ? pa < pb : std::less<const Node*>()(a, b);
+    }
+  };
+  std::set<const ValueDecl*, SourceOrder> tracked_;
   std::set<const VarDecl*> scoped_;    // already given a Scope by a declaration rewrite
   std::set<const CallExpr*> pending_;  // CE calls whose Pending feeds an outer CE call
-  std::map<const Stmt*, std::set<const ValueDecl*>> exit_guards_;  // body -> outliving roots
+  std::map<const Stmt*, std::set<const ValueDecl*, SourceOrder>, SourceOrder>
+      exit_guards_;  // body -> outliving roots
   bool dry_ = true;  // the first pass over the calls only finds what tasks touch
 };
 

@@ -14,9 +14,19 @@ void Diagnostics::note(const model::Location& at, const std::string& message) {
 }
 
 void Diagnostics::add(const model::Location& at, const char* severity, const std::string& message) {
+  // Appended piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) on `":" + std::string`.
   std::string line = at.file;
-  if (at.line) line += ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
-  lines_.push_back(line + ": " + severity + ": " + message);
+  if (at.line) {
+    line += ':';
+    line += std::to_string(at.line);
+    line += ':';
+    line += std::to_string(at.column);
+  }
+  line += ": ";
+  line += severity;
+  line += ": ";
+  line += message;
+  lines_.push_back(std::move(line));
 }
 
 std::string Diagnostics::text() const {
