@@ -121,7 +121,9 @@ TEST_F(RemotePlatform, KillNineMidRunLosesNothing) {
   EXPECT_EQ(n, ms);
   EXPECT_EQ(v, scale(a, 2.0f));
   EXPECT_EQ(w, add(scale(a, 2.0f), b));
-  // The nap moved off the dead node: the record names the platform that finished it.
+  // The nap moved off the dead node: the record names the platform that finished it. Observers
+  // hear of a task after its outputs are published: the barrier waits for that too.
+  cei::barrier();
   auto naps = finished_on->of("nap");
   ASSERT_EQ(naps.size(), 1u);
   EXPECT_NE(naps[0], "node1");

@@ -88,6 +88,7 @@ TEST(TwoNodes, TasksSpreadOverBothAndResultsAreRight) {
     sync(sum[i]);
     EXPECT_EQ(sum[i], add(scale(in[i], i + 1.0f), in[i])) << "task pair " << i;
   }
+  cei::barrier();  // observers hear of a task after its outputs are published
   std::lock_guard lock(finished->mu);
   EXPECT_GT(finished->count["node1"], 0);
   EXPECT_GT(finished->count["node2"], 0);
