@@ -1,13 +1,9 @@
-#define CL_TARGET_OPENCL_VERSION 120
 #include "handwritten.hpp"
 
-#include <CL/cl.h>
+#include "cl_device.hpp"
 
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <map>
-#include <stdexcept>
 #include <string>
 
 #include <sys/resource.h>
@@ -16,68 +12,11 @@ namespace cei::bench {
 
 namespace {
 
-void check(cl_int err, const char* what) {
-  if (err != CL_SUCCESS)
-    throw std::runtime_error(std::string(what) + " failed: " + std::to_string(err));
-}
+using cl_device::check;
+using cl_device::seconds;
 
-double span(cl_event e) {
-  cl_ulong a = 0, b = 0;
-  clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof a, &a, nullptr);
-  clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof b, &b, nullptr);
-  clReleaseEvent(e);
-  return b > a ? static_cast<double>(b - a) * 1e-9 : 0;
-}
-
-struct Device {
-  cl_device_id dev{};
-  cl_context ctx{};
-  cl_command_queue q{};
-  cl_program prog{};
-  Device() {
-    // The first device whose name contains CEI_OPENCL_DEVICE, like the CEI run it is compared with.
-    const char* match = std::getenv("CEI_OPENCL_DEVICE");
-    cl_platform_id ps[16];
-    cl_uint np = 0;
-    check(clGetPlatformIDs(16, ps, &np), "clGetPlatformIDs");
-    for (cl_uint i = 0; i < np && !dev; ++i) {
-      cl_device_id ds[16];
-      cl_uint nd = 0;
-      if (clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, 16, ds, &nd) != CL_SUCCESS) continue;
-      for (cl_uint j = 0; j < nd && !dev; ++j) {
-        char name[256] = {};
-        clGetDeviceInfo(ds[j], CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
-        if (!match || std::strstr(name, match)) dev = ds[j];
-      }
-    }
-    if (!dev) throw std::runtime_error("no matching OpenCL device");
-    cl_int err = CL_SUCCESS;
-    ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-    check(err, "clCreateContext");
-    q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-    check(err, "clCreateCommandQueue");
-    const char* src = kSource;
-    prog = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
-    check(err, "clCreateProgramWithSource");
-    check(clBuildProgram(prog, 1, &dev, "", nullptr, nullptr), "clBuildProgram");
-  }
-  ~Device() {
-    clReleaseProgram(prog);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
-  }
-  cl_kernel kernel(const char* name) {
-    cl_int err = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(prog, name, &err);
-    check(err, "clCreateKernel");
-    return k;
-  }
-  cl_mem buffer(std::size_t bytes) {
-    cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    check(err, "clCreateBuffer");
-    return m;
-  }
+struct Device : cl_device::Device {
+  Device() : cl_device::Device(kSource) {}
   void run(cl_kernel k, cl_mem in0, cl_mem in1, cl_mem out, std::size_t rows, std::size_t cols) {
     int i = 0;
     clSetKernelArg(k, i++, sizeof in0, &in0);
@@ -91,7 +30,7 @@ struct Device {
   // Summed durations of the kernels run so far (complete: every program ends with a blocking read).
   double kernel_seconds() {
     double s = 0;
-    for (cl_event e : kernels) s += span(e);
+    for (cl_event e : kernels) s += seconds(e);
     kernels.clear();
     return s;
   }
@@ -100,12 +39,12 @@ struct Device {
   double write(cl_mem m, std::size_t bytes, const float* src) {
     cl_event ev;
     check(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, bytes, src, 0, nullptr, &ev), "write");
-    return span(ev);
+    return seconds(ev);
   }
   double read(cl_mem m, std::size_t bytes, float* dst) {
     cl_event ev;
     check(clEnqueueReadBuffer(q, m, CL_TRUE, 0, bytes, dst, 0, nullptr, &ev), "read");
-    return span(ev);
+    return seconds(ev);
   }
 };
 

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -95,67 +96,85 @@ std::vector<Image> pipeline(rt::Platform& p, const std::vector<Image>& frames,
   Fetches fetches;
   std::vector<std::shared_ptr<HostVersion>> last;
   for (auto& f : frames) {
-    rt::VersionPtr v = HostVersion::of(f);
+    rt::VersionPtr v = HostVersion::borrowing(f);  // read in place, as the runtime does
     for (auto* ce : stages) v = call(p, *ce, {v});
     last.push_back(std::static_pointer_cast<HostVersion>(v));
     fetches.request(last.back());
   }
   fetches.wait();
   std::vector<Image> out;
-  for (auto& v : last) out.push_back(v->get<Image>());
+  for (auto& v : last) out.push_back(v->take<Image>());
   return out;
 }
 
 using Work = std::function<std::vector<Image>(rt::Platform&)>;
 
-Row measure_cei(const std::string& workload, bool naive, const Work& work, int reps,
-                std::vector<Image>& outputs) {
+// One way of doing a workload: run() does it once and returns its row and outputs.
+struct Mode {
+  std::function<Row(std::vector<Image>&)> run;
+};
+
+Mode cei_mode(const std::string& workload, bool naive, const Work& work) {
   opencl::Options o = opencl::Options::from_env();
   o.naive = naive;
   const char* match = std::getenv("CEI_OPENCL_DEVICE");
-  auto p = opencl::make_platform("opencl0", match ? match : "", o);
+  std::shared_ptr<opencl::OpenCLPlatform> p =
+      opencl::make_platform("opencl0", match ? match : "", o);
   if (!p) throw std::runtime_error("no OpenCL device");
   for (auto* ce : {&gaussian_ce, &sobel_ce, &nms_ce, &hysteresis_ce, &matmul_ce})
     if (!p->can_run(*ce)) throw std::runtime_error("kernel build failed");
   work(*p);  // warm-up: first-touch costs of the driver, the buffer pool
   p->shutdown();
-  Row best{workload, naive ? "CEI naive" : "CEI optimized"};
-  for (int i = 0; i < reps; ++i) {
+  return {[=](std::vector<Image>& outputs) {
+    Row row{workload, naive ? "CEI naive" : "CEI optimized"};
     opencl::Stats before = p->stats();
     double cpu0 = cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
     outputs = work(*p);
-    double total = since(t0), cpu = cpu_seconds() - cpu0;
+    row.total_s = since(t0);
+    row.cpu_s = cpu_seconds() - cpu0;
     p->shutdown();  // the last task's completion callback may still be on its way
     opencl::Stats s = p->stats();
-    if (i > 0 && total >= best.total_s) continue;
-    best.total_s = total;
-    best.cpu_s = cpu;
-    best.exposed_s = s.exposed_transfer_s - before.exposed_transfer_s;
-    best.copied_s = (s.write_s + s.read_s) - (before.write_s + before.read_s);
-    best.kernel_s = s.kernel_s - before.kernel_s;
-    best.mbytes = static_cast<double>(s.bytes_to_device + s.bytes_to_host - before.bytes_to_device -
-                                      before.bytes_to_host) /
-                  1e6;
-  }
-  return best;
+    row.exposed_s = s.exposed_transfer_s - before.exposed_transfer_s;
+    row.copied_s = (s.write_s + s.read_s) - (before.write_s + before.read_s);
+    row.kernel_s = s.kernel_s - before.kernel_s;
+    row.mbytes = static_cast<double>(s.bytes_to_device + s.bytes_to_host - before.bytes_to_device -
+                                     before.bytes_to_host) /
+                 1e6;
+    return row;
+  }};
 }
 
-Row measure_hand(const std::string& workload, Keep keep,
-                 const std::function<HandResult(Keep)>& work, int reps,
-                 std::vector<Image>& outputs) {
+Mode hand_mode(const std::string& workload, Keep keep,
+               const std::function<HandResult(Keep)>& work) {
   work(keep);  // warm-up
-  Row best{workload, keep == Keep::Nothing ? "hand-written, copies per kernel"
-                                           : "hand-written, chained on device"};
-  for (int i = 0; i < reps; ++i) {
+  return {[=](std::vector<Image>& outputs) {
+    Row row{workload, keep == Keep::Nothing ? "hand-written, copies per kernel"
+                                            : "hand-written, chained on device"};
     HandResult r = work(keep);
-    if (i > 0 && r.total_s >= best.total_s) continue;
-    best.total_s = r.total_s;
-    best.cpu_s = r.cpu_s;
-    best.exposed_s = best.copied_s = r.transfer_s;  // synchronous: every copy is exposed
-    best.kernel_s = r.kernel_s;
+    row.total_s = r.total_s;
+    row.cpu_s = r.cpu_s;
+    row.exposed_s = row.copied_s = r.transfer_s;  // synchronous: every copy is exposed
+    row.kernel_s = r.kernel_s;
     outputs = std::move(r.outputs);
-  }
+    return row;
+  }};
+}
+
+// Each mode's best of `reps` runs, the modes taking turns within each repetition: on a shared
+// machine, the load then weighs on every mode alike and the ratios stay meaningful.
+std::vector<Row> best_of(std::vector<Mode>& modes, int reps,
+                         std::vector<std::vector<Image>>& outputs) {
+  std::vector<Row> best(modes.size());
+  outputs.resize(modes.size());
+  for (int i = 0; i < reps; ++i)
+    for (std::size_t m = 0; m < modes.size(); ++m) {
+      std::vector<Image> out;
+      Row row = modes[m].run(out);
+      if (i > 0 && row.total_s >= best[m].total_s) continue;
+      best[m] = row;
+      outputs[m] = std::move(out);
+    }
   return best;
 }
 
@@ -190,9 +209,9 @@ int main(int argc, char** argv) {
        }},
       {"matmul", steps,
        [&](cei::rt::Platform& p) {
-         cei::rt::VersionPtr b = HostVersion::of(B), c = HostVersion::of(A);
+         cei::rt::VersionPtr b = HostVersion::borrowing(B), c = HostVersion::borrowing(A);
          for (int s = 0; s < steps; ++s) c = call(p, matmul_ce, {c, b});
-         return std::vector<Image>{std::static_pointer_cast<HostVersion>(c)->get<Image>()};
+         return std::vector<Image>{std::static_pointer_cast<HostVersion>(c)->take<Image>()};
        },
        [&](Keep k) { return handwritten_matmul(A, B, steps, k); }},
       {"tiny", tiny, [&](cei::rt::Platform& p) { return pipeline(p, tiny_frame, tiny_chain); },
@@ -207,13 +226,14 @@ int main(int argc, char** argv) {
   const std::string only = argc > 6 ? argv[6] : "";
   for (auto& w : workloads) {
     if (!only.empty() && w.name != only) continue;
-    std::vector<Image> naive_out, opt_out, hand_out, chained_out;
-    Row naive = measure_cei(w.name, true, w.cei, reps, naive_out);
-    Row opt = measure_cei(w.name, false, w.cei, reps, opt_out);
-    Row hand = measure_hand(w.name, Keep::Nothing, w.hand, reps, hand_out);
-    Row chained = measure_hand(w.name, Keep::Chain, w.hand, reps, chained_out);
-    rows.insert(rows.end(), {naive, opt, hand, chained});
-    same = same && naive_out == opt_out && opt_out == hand_out && hand_out == chained_out;
+    std::vector<Mode> modes = {cei_mode(w.name, true, w.cei), cei_mode(w.name, false, w.cei),
+                               hand_mode(w.name, Keep::Nothing, w.hand),
+                               hand_mode(w.name, Keep::Chain, w.hand)};
+    std::vector<std::vector<Image>> out;
+    const std::vector<Row> best = best_of(modes, reps, out);
+    const Row &naive = best[0], &opt = best[1], &hand = best[2], &chained = best[3];
+    rows.insert(rows.end(), best.begin(), best.end());
+    same = same && out[0] == out[1] && out[1] == out[2] && out[2] == out[3];
     char line[400];
     std::snprintf(
         line, sizeof line,

@@ -4,6 +4,7 @@
 #include "cpu_platform.hpp"
 
 #include <cei/rt/decision/forecast.hpp>
+#include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/decision/profile_store.hpp>
 
 namespace cei::rt {
@@ -22,7 +23,12 @@ Config config_or_default() {
 
 const bool registered = register_platform_factory("cpu", [](Runtime& rt) {
   for (const PlatformConfig& p : config_or_default().platforms)
-    if (p.type == PlatformType::Cpu) rt.add_platform(std::make_unique<CpuPlatform>(rt, p));
+    if (p.type == PlatformType::Cpu) {
+      auto cpu = std::make_unique<CpuPlatform>(rt, p);
+      const CpuPlatform* raw = cpu.get();
+      host_cores().join(raw, [raw](const Task& t) { return raw->backlog_core_s(t); });
+      rt.add_platform(std::move(cpu));
+    }
 });
 
 // Bytes of the inputs, and of those that live only away from the host (a device, a node).
@@ -42,6 +48,26 @@ InputBytes input_bytes(const Task& t) {
 
 }  // namespace
 
+Prediction CpuPlatform::predict_exec(const Task& t, double input_bytes) const {
+  Prediction best;
+  if (const Profiles* profiles = rt_.profiles())
+    // The platform runs the version it predicts fastest (choose_version).
+    for (std::size_t v = 0; v < t.ce().nversions; ++v) {
+      const Prediction p = profiles->predict(t.ce(), static_cast<int>(v), name_, input_bytes);
+      if (v == 0 || p.seconds < best.seconds) best = p;
+    }
+  return best;
+}
+
+double CpuPlatform::ahead() const {
+  return static_cast<double>(queue_.size()) + busy_.load();
+}
+
+double CpuPlatform::backlog_core_s(const Task& t) const {
+  // Every task ahead holds one core for about as long as this one would.
+  return ahead() * predict_exec(t, input_bytes(t).all).seconds;
+}
+
 Forecast CpuPlatform::forecast(const Task& t) const {
   const InputBytes bytes = input_bytes(t);
   // Host copies of device data come back at roughly memory-bus speed; a forecast only needs the
@@ -50,19 +76,13 @@ Forecast CpuPlatform::forecast(const Task& t) const {
   ForecastInput in{.now_s = rt_.now_s(),
                    .transfer_s = bytes.away / kFetchBytesPerS,
                    .bytes_moved = bytes.away,
-                   .exec = {}};
-  const ProfileStore* store = nullptr;
-  if (const Profiles* profiles = rt_.profiles()) {
-    // The platform runs the version it predicts fastest (choose_version).
-    for (std::size_t v = 0; v < t.ce().nversions; ++v) {
-      const Prediction p = profiles->predict(t.ce(), static_cast<int>(v), name_, bytes.all);
-      if (v == 0 || p.seconds < in.exec.seconds) in.exec = p;
-    }
-    store = dynamic_cast<const ProfileStore*>(profiles);
-  }
+                   .exec = predict_exec(t, bytes.all)};
+  const ProfileStore* store = dynamic_cast<const ProfileStore*>(rt_.profiles());
   // Tasks ahead of this one (running or ready), spread over the workers.
-  const std::size_t ahead = queue_.size() + static_cast<std::size_t>(busy_.load());
-  in.queue_s = static_cast<double>(ahead / workers()) * in.exec.seconds;
+  const auto waiting = static_cast<std::size_t>(ahead());
+  in.queue_s = static_cast<double>(waiting / workers()) * in.exec.seconds;
+  // Other platforms on the same cores (PoCL) slow the workers down.
+  in.min_end_s = host_cores().fluid_end_s(in.now_s, t, in.exec.seconds);
   return compose_forecast(config_, in, store ? store->measured_watts(name_) : std::nullopt);
 }
 
@@ -70,6 +90,7 @@ void CpuPlatform::account_energy(Task::Timing& tm, int sharing) {
   const Attribution a = attribute_energy(meter_.get(), config_.power, tm.start, tm.end,
                                          1.0 / static_cast<double>(sharing));
   tm.energy_j = a.joules;
+  tm.energy_source = to_string(a.source);
   // Only a meter's figure teaches the forecasts a platform's real power.
   if (a.source != EnergySource::PowerModel)
     if (auto* store = dynamic_cast<ProfileStore*>(rt_.profiles()))

@@ -34,6 +34,8 @@ class CpuPlatform final : public Platform {
   void submit(TaskPtr t) override;
   std::size_t workers() const override { return threads_.size(); }
   void shutdown() override;
+  // Core-seconds of the tasks queued or running here, each taken to last as long as t would.
+  double backlog_core_s(const Task& t) const;
 
  private:
   struct Worker;
@@ -42,6 +44,8 @@ class CpuPlatform final : public Platform {
   void run(TaskImpl* t, int lane);
   void fetch_inputs(TaskImpl* t);
   int choose_version(Task& t);
+  Prediction predict_exec(const Task& t, double input_bytes) const;  // of the fastest version
+  double ahead() const;                                              // tasks queued or running
   // Energy of a task that just ran, `sharing` the metered package with that many tasks.
   void account_energy(Task::Timing& tm, int sharing);
 

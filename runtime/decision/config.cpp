@@ -215,8 +215,8 @@ PlatformConfig read_platform(const Reader& r, const std::string& name, const tom
   const std::string path = "platforms." + name;
   const auto& t = r.table(node, path);
   r.only_keys(t, path,
-              {"type", "cores", "device", "naive", "memory_mb", "url", "token", "active_w",
-               "idle_w", "price_per_gb", "price_per_hour"});
+              {"type", "cores", "device", "naive", "memory_mb", "host_cores", "url", "token",
+               "active_w", "idle_w", "price_per_gb", "price_per_hour"});
   const toml::node* type_node = t.get("type");
   if (!type_node) r.fail(node, path + ".type", "missing key (cpu, opencl or remote)");
   std::string type = r.string(*type_node, path + ".type");
@@ -243,6 +243,8 @@ PlatformConfig read_platform(const Reader& r, const std::string& name, const tom
     p.cores = static_cast<int>(r.integer(*n, path + ".cores", 0));
   if (auto* n = type_only("device", PlatformType::OpenCL))
     p.device_match = r.string(*n, path + ".device");
+  if (auto* n = type_only("host_cores", PlatformType::OpenCL))
+    p.host_cores = static_cast<int>(r.integer(*n, path + ".host_cores", 0, 1 << 16));
   if (auto* n = type_only("naive", PlatformType::OpenCL)) p.naive = r.boolean(*n, path + ".naive");
   if (auto* n = type_only("memory_mb", PlatformType::OpenCL))
     p.memory_cap_bytes =

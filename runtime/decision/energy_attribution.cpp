@@ -11,7 +11,7 @@ const char* to_string(EnergySource s) {
     case EnergySource::Nvml:
       return "nvml";
     case EnergySource::PowerModel:
-      return "power-model";
+      return "model";
   }
   return "?";
 }

@@ -1,5 +1,7 @@
 #include <cei/rt/decision/forecast.hpp>
 
+#include <algorithm>
+
 namespace cei::rt {
 
 double cost_of(const Prices& prices, double bytes_moved, double compute_s) {
@@ -11,7 +13,7 @@ Forecast compose_forecast(const PlatformConfig& platform, const ForecastInput& i
   Forecast f;
   f.exec_s = in.exec.seconds;
   f.transfer_s = in.transfer_s;
-  f.end_s = in.now_s + in.queue_s + in.transfer_s + in.exec.seconds;
+  f.end_s = std::max(in.now_s + in.queue_s + in.transfer_s + in.exec.seconds, in.min_end_s);
   f.time_source = in.exec.source;
   // Power measured by a meter is as good as the time it multiplies; a modelled power is a Default.
   f.energy_j = measured_watts.value_or(platform.power.active_w) * in.exec.seconds;

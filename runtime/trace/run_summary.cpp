@@ -41,7 +41,7 @@ Summary summarize(const RunRecord& run) {
     std::string source;
     if (t.timing.energy_j > 0) {
       r.energy_j += t.timing.energy_j;
-      source = "measured";
+      source = t.timing.energy_source ? t.timing.energy_source : "measured";
     } else if (chosen_ran) {
       r.energy_j += chosen->energy_j;
       source = source_name(chosen->energy_source);

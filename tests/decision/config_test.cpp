@@ -28,6 +28,8 @@ TEST(Config, ReadsEveryKey) {
   EXPECT_EQ(gpu->device_match, "NVIDIA");
   EXPECT_TRUE(gpu->naive);
   EXPECT_EQ(gpu->memory_cap_bytes, 512u << 20);
+  EXPECT_EQ(gpu->host_cores, 8);
+  EXPECT_EQ(cpu->host_cores, -1) << "not set: the device decides";
   const PlatformConfig* node = c.find("node1");
   ASSERT_TRUE(node);
   EXPECT_EQ(node->url, "https://node1.example.org:8443/cei");
@@ -138,6 +140,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{"negative_power.toml", 3, "platforms.cpu.active_w", "must be >= 0"},
         BadConfig{"key_for_other_type.toml", 3, "platforms.cpu.device",
                   "only for type = \"opencl\""},
+        BadConfig{"host_cores_on_cpu.toml", 4, "platforms.cpu.host_cores",
+                  "only for type = \"opencl\""},
+        BadConfig{"negative_host_cores.toml", 4, "platforms.pocl.host_cores", "must be >= 0"},
         BadConfig{"unknown_type.toml", 3, "platforms.tpu.type", "unknown platform type 'tpu'"},
         BadConfig{"missing_token.toml", 1, "platforms.node1.token", "missing key"},
         BadConfig{"unknown_section.toml", 4, "scheduler", "unknown key"},

@@ -18,7 +18,7 @@ TEST(Energy, PowerModelAttributionIsActiveWattsTimesDuration) {
   EXPECT_EQ(a.source, EnergySource::PowerModel);
   EXPECT_NEAR(a.joules, 5.0, 1e-9);
   EXPECT_EQ(attribute_energy(nullptr, PowerModel{20, 4}, t0, t0 - 1s).joules, 0);
-  EXPECT_STREQ(to_string(a.source), "power-model");
+  EXPECT_STREQ(to_string(a.source), "model");
 }
 
 TEST(Energy, SamplesAreInterpolatedOverTheTask) {

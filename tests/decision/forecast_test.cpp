@@ -35,6 +35,18 @@ TEST(Forecast, MeasuredWattsReplaceTheModel) {
   EXPECT_EQ(f.cost_source, Source::Measured);
 }
 
+TEST(Forecast, AnOutsideBoundDelaysTheEnd) {
+  PlatformConfig cpu = default_platform("cpu", PlatformType::Cpu);
+  ForecastInput in{.now_s = 10, .queue_s = 1, .exec = {2.0, Source::Measured}};
+  in.min_end_s = 12.5;  // below now + queue + exec: no effect
+  EXPECT_DOUBLE_EQ(compose_forecast(cpu, in).end_s, 13);
+  in.min_end_s = 20;  // the host cores' backlog ends later
+  const Forecast f = compose_forecast(cpu, in);
+  EXPECT_DOUBLE_EQ(f.end_s, 20);
+  EXPECT_DOUBLE_EQ(f.exec_s, 2.0);  // the energy still follows the execution alone
+  EXPECT_DOUBLE_EQ(f.energy_j, cpu.power.active_w * 2.0);
+}
+
 TEST(Forecast, CostOfTransfersAndHours) {
   EXPECT_DOUBLE_EQ(cost_of({0.09, 0.5}, 1e9, 7200), 0.09 + 1.0);
   EXPECT_DOUBLE_EQ(cost_of({}, 1e12, 1e6), 0);

@@ -18,12 +18,21 @@ class HostVersion : public rt::Version, public std::enable_shared_from_this<Host
  public:
   explicit HostVersion(const rt::TypeOps& t) : type_(t) {}
   ~HostVersion() override {
-    if (host_) type_.destroy(host_);
+    if (host_ && !borrowed_) type_.destroy(host_);
   }
   template <typename T>
   static std::shared_ptr<HostVersion> of(T value) {
     auto v = std::make_shared<HostVersion>(rt::type_ops<T>());
     v->publish_host(new T(std::move(value)));
+    return v;
+  }
+  // The program's own object, read in place as the runtime does (no copy); it must outlive the
+  // version.
+  template <typename T>
+  static std::shared_ptr<HostVersion> borrowing(const T& value) {
+    auto v = std::make_shared<HostVersion>(rt::type_ops<T>());
+    v->borrowed_ = true;
+    v->publish_host(const_cast<T*>(&value));
     return v;
   }
   template <typename T>
@@ -124,16 +133,26 @@ class HostVersion : public rt::Version, public std::enable_shared_from_this<Host
   // Waits for the value and copies it out (fetching it from a device if needed).
   template <typename T>
   T get() {
+    get_ready();
+    return *static_cast<T*>(host());
+  }
+  // get(), moving the value out instead of copying it: the version is not read again.
+  template <typename T>
+  T take() {
+    get_ready();
+    return std::move(*static_cast<T*>(host()));
+  }
+
+ private:
+  // Waits for the value and a host copy of it; rethrows a failure.
+  void get_ready() {
     std::promise<std::exception_ptr> ready;
     on_ready([&] { ready.set_value(error()); });
     if (auto e = ready.get_future().get()) std::rethrow_exception(e);
     std::promise<std::exception_ptr> fetched;
     ensure_host([&](std::exception_ptr e) { fetched.set_value(e); });
     if (auto e = fetched.get_future().get()) std::rethrow_exception(e);
-    return *static_cast<T*>(host());
   }
-
- private:
   void ready(State s) {
     std::vector<std::function<void()>> subs;
     {
@@ -149,6 +168,7 @@ class HostVersion : public rt::Version, public std::enable_shared_from_this<Host
   State state_ = State::Pending;
   std::exception_ptr error_;
   void* host_ = nullptr;
+  bool borrowed_ = false;  // host_ is the program's object: not ours to destroy
   std::vector<std::shared_ptr<rt::Replica>> replicas_;
   std::vector<std::function<void()>> subscribers_;
 };

@@ -19,6 +19,10 @@ __kernel void inc(__global const int* v, __global int* out) {
   size_t i = get_global_id(0);
   out[i] = v[i] + 1;
 }
+__kernel void fails_at_run(__global const int* v, __global int* out) {
+  size_t i = get_global_id(0);
+  out[i] = v[i] + 1;
+}
 __kernel void negate(__global int* v) {
   size_t i = get_global_id(0);
   v[i] = -v[i];
@@ -66,6 +70,10 @@ inline const rt::OpenCLImpl inc_cl{"inc", kSource, "tests/opencl/kernels.cl", "p
 inline const rt::ParamInfo inc_params[] = {{"v", rt::Dir::In, &ivec()}};
 inline const rt::CeInfo inc_ce{"inc",   "TestCEI", false, inc_params, 1,
                                &ivec(), nullptr,   0,     &inc_cl};
+
+// inc's twin whose launches the runtime tests make fail at execution (CEI_OPENCL_FAIL_KERNEL).
+inline const rt::OpenCLImpl fails_at_run_cl{
+    "fails_at_run", kSource, "tests/opencl/kernels.cl", "par0.x", "", "", "par0.x"};
 
 inline const rt::OpenCLImpl negate_cl{"negate", kSource, "tests/opencl/kernels.cl", "par0.x", "",
                                       "",       ""};

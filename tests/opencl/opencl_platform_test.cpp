@@ -1,13 +1,16 @@
 // The OpenCL platform on PoCL: kernels against native code, device-resident chains, renaming,
-// eviction under a memory cap, naive mode, build failures and work-size errors.
+// eviction under a memory cap, naive mode, build failures and work-size errors, the cap on
+// kernels in flight, and kernels that fail after their outputs were published.
 #include "host_runtime.hpp"
 #include "kernels.hpp"
 
 #include <cei/opencl/opencl_platform.hpp>
+#include <cei/rt/task_error.hpp>
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <numeric>
 #include <thread>
 
@@ -215,6 +218,85 @@ TEST(OpenCLPlatform, LocalSizeThatDoesNotDivideTheGlobalSizeIsAClearError) {
     EXPECT_NE(what.find("not divisible"), std::string::npos) << what;
   }
   EXPECT_EQ(c.result->state(), rt::Version::State::Failed);
+}
+
+IMat product(const IMat& A, const IMat& B) {
+  const std::size_t n = A.extent(0);
+  IMat C(n, n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t j = 0; j < n; ++j) C(i, j) += A(i, k) * B(k, j);
+  return C;
+}
+
+// The most kernels that ran at once (from their profiled spans) for 8 independent products
+// submitted together, under a cap of max_inflight.
+std::uint64_t peak_kernels(std::size_t max_inflight) {
+  opencl::Options o = options();
+  o.max_inflight = max_inflight;
+  auto p = pocl(o);
+  const int n = 128;
+  IMat A(n, n), B(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) A(i, j) = (i + j) % 7, B(i, j) = (i * j) % 5 - 2;
+  std::vector<Call> calls;
+  for (int i = 0; i < 8; ++i)
+    calls.push_back(call(*p, matmul_ce, {HostVersion::of(A), HostVersion::of(B)}));
+  const IMat C = product(A, B);
+  for (auto& c : calls) EXPECT_EQ(c.result->get<IMat>(), C);
+  p->shutdown();
+  EXPECT_EQ(p->stats().kernels, 8u);
+  return p->stats().peak_kernels;
+}
+
+TEST(OpenCLPlatform, KernelsRunningAtOnceStayWithinTheCap) {
+  // PoCL's device is a CPU, which already spreads one kernel over every core: one at a time.
+  EXPECT_EQ(pocl()->max_inflight(), 1u);
+  EXPECT_EQ(peak_kernels(0), 1u);
+  EXPECT_LE(peak_kernels(2), 2u);
+  // What the cap prevents: uncapped, PoCL starts the ready kernels side by side.
+  EXPECT_GT(peak_kernels(64), 1u);
+}
+
+// e() is the TaskError of TestCEI::inc's kernel, the one that failed.
+void expect_inc_failure(const std::function<void()>& e) {
+  try {
+    e();
+    ADD_FAILURE() << "expected a TaskError";
+  } catch (const rt::TaskError& x) {
+    std::string what = x.what();
+    EXPECT_EQ(x.ce(), "TestCEI::inc") << what;
+    EXPECT_NE(what.find("kernel inc on opencl0 failed at execution"), std::string::npos) << what;
+    EXPECT_NE(what.find("CL_OUT_OF_RESOURCES"), std::string::npos) << what;
+  }
+}
+
+TEST(OpenCLPlatform, AKernelThatFailsAfterPublishingItsOutputsFailsWhatReadsThem) {
+  opencl::Options o = options();
+  o.fail_kernel = "inc";  // fails at execution, once its outputs are published
+  auto p = pocl(o);
+  auto failed = call(*p, inc_ce, {HostVersion::of(iota(1000))});
+  EXPECT_EQ(failed.result->state(), rt::Version::State::Ready);  // published at enqueue
+  // Chained on the device before the failure is known; and a task that does not read it.
+  auto successor = call(*p, negate_ce, {failed.result});
+  auto unrelated = call(*p, negate_ce, {HostVersion::of(iota(1000))});
+
+  expect_inc_failure([&] { failed.result->get<IVec>(); });
+  expect_inc_failure([&] { failed.task->wait(); });
+  auto successor_out = std::static_pointer_cast<HostVersion>(successor.task->args()[0].out);
+  expect_inc_failure([&] { successor_out->get<IVec>(); });  // the root failure, not negate's
+  expect_inc_failure([&] { successor.task->wait(); });
+  IVec expected = iota(1000);
+  for (auto& x : expected) x = -x;
+  EXPECT_EQ(std::static_pointer_cast<HostVersion>(unrelated.task->args()[0].out)->get<IVec>(),
+            expected);
+
+  // Submitted once the failure is known: not run at all.
+  p->shutdown();
+  const std::uint64_t kernels = p->stats().kernels;
+  auto late = call(*p, negate_ce, {failed.result});
+  expect_inc_failure([&] { late.task->wait(); });
+  EXPECT_EQ(p->stats().kernels, kernels);
 }
 
 TEST(OpenCLPlatform, ProgramBinariesAreCachedOnDisk) {

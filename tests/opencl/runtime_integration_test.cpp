@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <functional>
 #include <numeric>
 
 namespace cei::test {
@@ -51,7 +53,9 @@ struct Native {
     for (auto& x : *static_cast<IVec*>(a[0])) x = -x;
   }
   // CPU only: sums a vector (no OpenCL version, so it always runs on the CPU platform).
+  static inline std::atomic<int> sums{0};  // how many ran
   static void sum(void* const* a) {
+    ++sums;
     auto& v = *static_cast<const IVec*>(a[0]);
     *static_cast<std::int64_t*>(a[1]) = std::accumulate(v.begin(), v.end(), std::int64_t{0});
   }
@@ -76,6 +80,9 @@ const rt::CeInfo inc16_rt{"inc16", "RtCEI",    false, inc_params, 1,
 // The broken kernel stands for negate: the CPU platform runs the native version instead.
 const rt::CeInfo broken_rt{"broken", "RtCEI",       false, broken_params, 1,
                            nullptr,  negate_native, 1,     &broken_cl};
+// Fails at execution on the device (runtime_main.cpp sets CEI_OPENCL_FAIL_KERNEL).
+const rt::CeInfo fails_at_run_rt{"fails_at_run", "RtCEI",    false, inc_params,      1,
+                                 &ivec(),        inc_native, 1,     &fails_at_run_cl};
 const rt::CeInfo sum_rt{"sum",      "RtCEI", false,  inc_params, 1, &rt::type_ops<std::int64_t>(),
                         sum_native, 1,       nullptr};
 
@@ -171,6 +178,44 @@ TEST(RuntimeWithOpenCL, LaunchErrorsReachTheProgramAsTaskErrors) {
     EXPECT_NE(what.find("RtCEI::inc16"), std::string::npos) << what;
     EXPECT_NE(what.find("not divisible"), std::string::npos) << what;
   }
+}
+
+TEST(RuntimeWithOpenCL, KernelFailuresAfterPublishingReachTheProgramAsTaskErrors) {
+  rt::Runtime::instance().drain();
+  const std::uint64_t kernels_before = device().stats().kernels;
+  const int sums_before = Native::sums;
+  IVec v = iota(1000);
+  rt::Scope scope(v);
+  // Its output is published when the kernel is enqueued; the kernel fails afterwards. inc is
+  // chained on it on the device, sum (CPU only) waits for a host copy: neither may run.
+  rt::assign(v, rt::call<IVec>(fails_at_run_rt, rt::in<IVec>(v)));
+  rt::assign(v, rt::call<IVec>(inc_rt, rt::in<IVec>(v)));
+  std::int64_t total = 0;
+  rt::Scope scope_total(total);
+  rt::assign(total, rt::call<std::int64_t>(sum_rt, rt::in<IVec>(v)));
+  // Every task settled first: each reports the one exception, which the first sync clears.
+  rt::Runtime::instance().drain();
+  for (auto sync : {std::function<void()>([&] { rt::sync_read(v); }),
+                    std::function<void()>([&] { rt::sync_read(total); })}) {
+    try {
+      sync();
+      ADD_FAILURE() << "expected a TaskError";
+    } catch (const rt::TaskError& e) {
+      std::string what = e.what();
+      EXPECT_EQ(e.ce(), "RtCEI::fails_at_run") << what;
+      EXPECT_NE(what.find("kernel fails_at_run on opencl0 failed at execution"), std::string::npos)
+          << what;
+      EXPECT_NE(what.find("CL_OUT_OF_RESOURCES"), std::string::npos) << what;
+    }
+  }
+  EXPECT_EQ(Native::sums, sums_before);
+  // inc found its input failed when it became ready: not enqueued.
+  EXPECT_EQ(device().stats().kernels - kernels_before, 1u);
+  // And the program goes on: the device runs the next tasks.
+  IVec w = iota(10);
+  rt::Scope scope_w(w);
+  rt::assign(w, rt::call<IVec>(inc_rt, rt::in<IVec>(w)));
+  EXPECT_EQ(rt::sync_read(w), iota(10, 1));
 }
 
 TEST(RuntimeWithOpenCL, KernelThatFailsToBuildFallsBackToTheCpuWithTheLogShown) {

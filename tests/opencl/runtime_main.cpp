@@ -7,6 +7,7 @@
 int main(int argc, char** argv) {
   setenv("CEI_POLICY", "only:opencl0", 1);
   setenv("CEI_CPU_CORES", "2", 1);
+  setenv("CEI_OPENCL_FAIL_KERNEL", "fails_at_run", 1);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

@@ -64,6 +64,24 @@ TEST(RunSummary, BusyTimeEnergyWithItsSourceCostAndBytes) {
   EXPECT_EQ(row(s, "MatmulCEI::multiply", "cpu").bytes_moved, 16000u);
 }
 
+// A platform that says where its joules came from (the power model here, with no sensor read)
+// is shown as such, never as "measured".
+TEST(RunSummary, EnergyFromTheSourceThePlatformNamed) {
+  test::FixedPlatform cpu{"cpu", "cpu", 1};
+  test::FixedTask t(1, test::kInit, {});
+  t.timing().energy_j = 0.75;
+  t.timing().energy_source = "model";
+  Recorder rec;
+  const Candidate c[] = {{&cpu, {}}};
+  rec.task_submitted(t, {}, c, 0, "dynperf");
+  rec.task_started(t, cpu, 0);
+  rec.task_finished(t, cpu, 0, false);
+  const Summary s = summarize(rec.snapshot());
+  ASSERT_EQ(s.rows.size(), 1u);
+  EXPECT_NEAR(s.rows[0].energy_j, 0.75, 1e-12);
+  EXPECT_EQ(s.rows[0].energy_source, "model");
+}
+
 TEST(RunSummary, PrintsAnAlignedTable) {
   const std::string text = format_summary(summary_of_known_run());
   std::istringstream in(text);

@@ -1,26 +1,49 @@
 #include "impl.hpp"
 
 #include <algorithm>
+#include <thread>
 
 namespace cei::opencl {
 
-namespace {
-struct CallbackData {
-  std::shared_ptr<OpenCLPlatform::Impl> impl;
+struct OpenCLPlatform::Impl::Callback {
+  std::weak_ptr<Impl> impl;
+  Event event;
   std::function<void(cl_int)> fn;
+  std::atomic<bool> fired{false};
+  // Runs fn once, whoever gets here first: the driver's callback or a sweep.
+  void fire(cl_int status) {
+    if (fired.exchange(true)) return;
+    auto owner = impl.lock();
+    const bool nested = in_event_callback;
+    in_event_callback = true;  // a sweep runs fn as the driver would: it posts what enqueues
+    fn(status);
+    fn = nullptr;  // and what it captured, before counting the platform's references
+    in_event_callback = nested;
+    if (owner) {
+      {
+        std::lock_guard lock(owner->callbacks_mu);
+        owner->callbacks.erase(this);
+      }
+      // Never destroy the platform here (its destructor waits for the queue): hand the last
+      // reference to a thread of its own.
+      if (owner.use_count() == 1) std::thread([impl = std::move(owner)] {}).detach();
+    }
+  }
 };
 
+namespace {
 void CL_CALLBACK event_done(cl_event, cl_int status, void* user) {
   // Runs on the driver's thread, without a hop to ours: completion only records, unpins and
   // finishes; whatever would enqueue sees in_event_callback and posts to the dispatcher.
-  std::unique_ptr<CallbackData> d(static_cast<CallbackData*>(user));
-  in_event_callback = true;
-  d->fn(status);
-  d->fn = nullptr;  // and what it captured, before counting the platform's references
-  in_event_callback = false;
-  // Never destroy the platform here (its destructor waits for the queue): hand the last
-  // reference to a thread of its own.
-  if (d->impl.use_count() == 1) std::thread([impl = std::move(d->impl)] {}).detach();
+  std::unique_ptr<std::shared_ptr<OpenCLPlatform::Impl::Callback>> d(
+      static_cast<std::shared_ptr<OpenCLPlatform::Impl::Callback>*>(user));
+  (*d)->fire(status);
+}
+
+cl_int status_of(cl_event e) {
+  cl_int st = CL_COMPLETE;
+  clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+  return st;
 }
 }  // namespace
 
@@ -66,6 +89,16 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
   check(clGetDeviceInfo(dev.id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr),
         "clGetDeviceInfo");
   cap = options.mem_cap ? options.mem_cap : static_cast<std::size_t>(global / 4 * 3);
+  cl_device_type type = 0;
+  check(clGetDeviceInfo(dev.id, CL_DEVICE_TYPE, sizeof type, &type, nullptr), "clGetDeviceInfo");
+  max_inflight = options.max_inflight ? options.max_inflight : (type & CL_DEVICE_TYPE_CPU) ? 1 : 16;
+  if (type & CL_DEVICE_TYPE_CPU) {
+    cl_uint units = 0;
+    check(clGetDeviceInfo(dev.id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr),
+          "clGetDeviceInfo");
+    host_cores = units;
+  }
+  if (in_order && ncompute == 1) max_inflight = 0;  // the queue runs one kernel at a time
 }
 
 OpenCLPlatform::Impl::~Impl() {
@@ -81,12 +114,34 @@ void OpenCLPlatform::Impl::flush_all() {
 }
 
 void OpenCLPlatform::Impl::on_complete(cl_event e, std::function<void(cl_int)> fn) {
-  auto* d = new CallbackData{shared_from_this(), std::move(fn)};
-  cl_int err = clSetEventCallback(e, CL_COMPLETE, event_done, d);
+  auto d = std::make_shared<Callback>();
+  d->impl = weak_from_this();
+  clRetainEvent(e);
+  d->event = Event(e);
+  d->fn = std::move(fn);
+  {
+    std::lock_guard lock(callbacks_mu);
+    callbacks.emplace(d.get(), d);
+  }
+  auto* user = new std::shared_ptr<Callback>(d);
+  cl_int err = clSetEventCallback(e, CL_COMPLETE, event_done, user);
   if (err != CL_SUCCESS) {
-    delete d;
+    delete user;
+    std::lock_guard lock(callbacks_mu);
+    callbacks.erase(d.get());
     throw Error("clSetEventCallback", err);
   }
+}
+
+void OpenCLPlatform::Impl::sweep_failures() {
+  if (!failures_seen.load()) return;
+  std::vector<std::shared_ptr<Callback>> pending;
+  {
+    std::lock_guard lock(callbacks_mu);
+    for (auto& [key, d] : callbacks) pending.push_back(d);
+  }
+  for (auto& d : pending)
+    if (cl_int st = status_of(d->event.get()); st < 0) d->fire(st);
 }
 
 std::shared_ptr<DeviceReplica> OpenCLPlatform::Impl::replica_of(rt::Version& v) {
@@ -215,6 +270,7 @@ void OpenCLPlatform::Impl::add_span(std::pair<cl_ulong, cl_ulong> span, bool tra
   if (end <= start) return;
   if (spans.size() >= 1 << 16) {  // bounded memory in long runs
     folded_exposed_s = exposed_transfer_s();
+    folded_peak = peak_kernels();
     spans.clear();
   }
   spans.push_back({start, end, transfer});
@@ -247,6 +303,16 @@ double OpenCLPlatform::Impl::exposed_transfer_s() const {
       exposed -= std::min(end, busy[j].second) - std::max(start, busy[j].first);
   }
   return folded_exposed_s + static_cast<double>(exposed) * 1e-9;
+}
+
+std::uint64_t OpenCLPlatform::Impl::peak_kernels() const {
+  std::vector<std::pair<cl_ulong, int>> edges;  // {time, +1 start / -1 end}: ends sort first
+  for (auto& s : spans)
+    if (!s.transfer) edges.insert(edges.end(), {{s.start, 1}, {s.end, -1}});
+  std::sort(edges.begin(), edges.end());
+  std::int64_t now = 0, peak = 0;
+  for (auto& e : edges) peak = std::max(peak, now += e.second);
+  return std::max(folded_peak, static_cast<std::uint64_t>(peak));
 }
 
 void OpenCLPlatform::Impl::retry_deferred() {
@@ -307,9 +373,17 @@ void OpenCLPlatform::Impl::launch(const std::shared_ptr<Running>& r) {
       l.impl->flush_all();
       flushed.push_back(l.impl.get());
     }
+  for (Impl* impl : flushed) impl->sweep_failures();
+}
+
+void OpenCLPlatform::Impl::free_slot(Running& r) {
+  if (!r.slot) return;
+  clSetUserEventStatus(r.slot.get(), CL_COMPLETE);
+  r.slot = Event();
 }
 
 void OpenCLPlatform::Impl::fail(const std::shared_ptr<Running>& r, std::exception_ptr e) {
+  free_slot(*r);
   unpin(*r);
   r->task->finish(e);
   tasks_in_flight--;

@@ -11,6 +11,7 @@
 #include "cl.hpp"
 #include "devices.hpp"
 #include "dispatcher.hpp"
+#include "outcome.hpp"
 #include "programs.hpp"
 
 #include <cei/expr.hpp>
@@ -18,6 +19,7 @@
 
 #include <array>
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,6 +42,9 @@ struct Running {
   std::vector<Mem> buffers;
   std::vector<std::pair<Mem, std::size_t>> scratch;  // naive mode: back to the pool when done
   Event kernel;
+  std::shared_ptr<Outcome> outcome;  // of the kernel: shared by the outputs' replicas
+  std::shared_ptr<Outcome> fault;    // Options::fail_kernel's injected failure, its root
+  Event slot;  // its place under the cap on kernels in flight: completed when the kernel is
   std::uint64_t bytes_in = 0, bytes_out = 0;
   bool recorded = false;
 };
@@ -87,6 +92,15 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   std::size_t pooled = 0;
   std::vector<std::shared_ptr<Running>> deferred;  // waiting for device memory
   std::atomic<int> running{0};                     // kernels enqueued, not complete
+  // The cap on kernels running at once: kernel k waits on the slot of kernel k - max_inflight, a
+  // user event completed by that kernel's completion callback whatever its status (waiting on
+  // the kernel's own event would spread its failure to unrelated tasks). Every task stays
+  // enqueued, chained by events, so the forecasts count the capped ones as queued work. The
+  // slots of the last max_inflight kernels, under launch_mu.
+  std::size_t max_inflight = 0;  // 0: no cap (one in-order queue runs one kernel at a time)
+  unsigned host_cores = 0;       // a CPU device's compute units: the host cores its kernels use
+  std::deque<Event> last_kernels;
+  void free_slot(Running& r);
 
   mutable std::mutex stats_mu;
   Stats stats;
@@ -97,8 +111,10 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   };
   std::vector<Span> spans;
   double folded_exposed_s = 0;
+  std::uint64_t folded_peak = 0;
   void add_span(std::pair<cl_ulong, cl_ulong> span, bool transfer);  // under stats_mu
   double exposed_transfer_s() const;                                 // under stats_mu
+  std::uint64_t peak_kernels() const;                                // under stats_mu
   std::atomic<int> tasks_in_flight{0};
   std::map<const rt::CeInfo*, double> kernel_s_per_byte;  // forecasts, per CE
   DecisionHooks hooks;
@@ -111,6 +127,14 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // Calls fn on OpenCL's callback thread once `e` completes, with its execution status; fn must
   // not enqueue or block (post to the dispatcher for that).
   void on_complete(cl_event e, std::function<void(cl_int)> fn);
+  // Drivers need not call back for a command that fails because one it waits for failed (PoCL
+  // 3.1 never does): once any command has failed, the callbacks whose event ended in error are
+  // run here, after each launch and while shutdown() waits.
+  struct Callback;
+  std::mutex callbacks_mu;
+  std::map<Callback*, std::shared_ptr<Callback>> callbacks;  // registered, not run yet
+  std::atomic<bool> failures_seen{false};
+  void sweep_failures();
 
   void submit(rt::TaskPtr t);
   // r's inputs are all ready: launch it on this thread if allowed, else on the dispatcher.
@@ -139,7 +163,8 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
 class DeviceReplica : public rt::Replica, public std::enable_shared_from_this<DeviceReplica> {
  public:
   DeviceReplica(std::shared_ptr<OpenCLPlatform::Impl> impl, Mem mem, Event written,
-                const rt::TypeOps& type, std::size_t bytes, std::array<std::int64_t, 3> extents);
+                std::shared_ptr<Outcome> outcome, const rt::TypeOps& type, std::size_t bytes,
+                std::array<std::int64_t, 3> extents);
   ~DeviceReplica() override;
   rt::Platform& owner() override { return impl_->self; }
   void to_host(void* dst, std::function<void(std::exception_ptr)> done) override;
@@ -147,6 +172,11 @@ class DeviceReplica : public rt::Replica, public std::enable_shared_from_this<De
 
   cl_mem mem() const { return mem_.get(); }
   cl_event written() const { return written_.get(); }
+  // Under a cap of one kernel, reads for the host also wait for the kernel's slot: the next
+  // kernel starts then too, so the read overlaps it instead of filling the gap before it (the
+  // host round trip of the slot).
+  void read_with(Event slot) { slot_ = std::move(slot); }
+  const std::shared_ptr<Outcome>& outcome() const { return outcome_; }
   const rt::TypeOps& type() const { return type_; }
   const std::array<std::int64_t, 3>& extents() const { return extents_; }
 
@@ -154,6 +184,8 @@ class DeviceReplica : public rt::Replica, public std::enable_shared_from_this<De
   std::shared_ptr<OpenCLPlatform::Impl> impl_;
   Mem mem_;
   Event written_;
+  std::shared_ptr<Outcome> outcome_;  // what became of the command that writes it
+  Event slot_;
   const rt::TypeOps& type_;
   std::size_t bytes_;
   std::array<std::int64_t, 3> extents_;

@@ -122,6 +122,11 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         views[i].extents = {static_cast<std::int64_t>(a.out->bytes() / a.type->elem_size), 0, 0};
       }
     }
+    // A value whose kernel failed after publishing it: this task does not run, and reports the
+    // failure where it started.
+    for (auto& rep : reps)
+      if (rep)
+        if (auto err = rep->outcome()->failure()) return fail(r, err);
     std::vector<ArgView> params(views.begin(), views.begin() + ce.nparams);
     WorkSizes w = work_sizes(ce, e, params);
     if (ce.result) {
@@ -156,6 +161,9 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     // Marshal: buffers for arrays (and for outputs), values for scalars.
     cl_command_queue kq = queue();  // the kernel's queue, and its on-device copies
     std::vector<cl_event> wait;
+    std::vector<std::weak_ptr<Outcome>> sources;  // where a failure of the kernel may start
+    for (auto& rep : reps)
+      if (rep) sources.push_back(rep->outcome());
     std::vector<Mem> out_mem(args.size());
     std::size_t nargs = ce.nparams + (ce.result ? 1 : 0);
     for (std::size_t i = 0; i < nargs; ++i) {
@@ -185,8 +193,13 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         ready = ev;
         // A value read in place is kept for later tasks; one updated in place is the output.
         if (!options.naive && a.dir == rt::Dir::In) {
-          auto rep = std::make_shared<DeviceReplica>(shared_from_this(), buf, Event(ev), *a.type,
-                                                     bytes, views[i].extents);
+          auto copied = std::make_shared<Outcome>(
+              &ce, "copying parameter " + std::to_string(i) + " to " + name, ev,
+              std::vector<std::weak_ptr<Outcome>>{});
+          sources.push_back(copied);
+          auto rep =
+              std::make_shared<DeviceReplica>(shared_from_this(), buf, Event(ev), std::move(copied),
+                                              *a.type, bytes, views[i].extents);
           clRetainEvent(ev);
           pin(rep, *r);
           a.in->add_replica(rep);
@@ -220,6 +233,25 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         o(w.offset.begin(), w.offset.end());
     if (in_order)  // what ran before on the kernel's own queue needs no event
       std::erase_if(wait, [&](cl_event e) { return queue_of(e) == kq; });
+    const bool capped = max_inflight > 0 && !options.naive;
+    if (capped && last_kernels.size() >= max_inflight) wait.push_back(last_kernels.front().get());
+    Event slot;  // completed with the kernel whatever its status: a failure does not spread
+    if (capped) {
+      cl_int err = CL_SUCCESS;
+      slot = Event(clCreateUserEvent(context.get(), &err));
+      check(err, "clCreateUserEvent");
+    }
+    Event injected;  // Options::fail_kernel: completed with an error once the outputs are out
+    if (!options.fail_kernel.empty() && options.fail_kernel == ce.opencl->kernel_name) {
+      cl_int err = CL_SUCCESS;
+      injected = Event(clCreateUserEvent(context.get(), &err));
+      check(err, "clCreateUserEvent");
+      wait.push_back(injected.get());
+      r->fault = std::make_shared<Outcome>(
+          &ce, "kernel " + std::string(ce.opencl->kernel_name) + " on " + name, injected.get(),
+          std::vector<std::weak_ptr<Outcome>>{});
+      sources.push_back(r->fault);
+    }
     cl_event kev = nullptr;
     check(clEnqueueNDRangeKernel(kq, k, static_cast<cl_uint>(g.size()),
                                  o.empty() ? nullptr : o.data(), g.data(),
@@ -227,6 +259,19 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
                                  wait.empty() ? nullptr : wait.data(), &kev),
           "clEnqueueNDRangeKernel");
     r->kernel = Event(kev);
+    r->outcome = std::make_shared<Outcome>(
+        &ce, "kernel " + std::string(ce.opencl->kernel_name) + " on " + name, kev,
+        std::move(sources));
+    if (capped) {
+      r->slot = slot;
+      last_kernels.push_back(std::move(slot));
+      if (last_kernels.size() > max_inflight) last_kernels.pop_front();
+    }
+    auto release_injected = [&] {
+      if (!injected) return;
+      failures_seen = true;
+      clSetUserEventStatus(injected.get(), CL_OUT_OF_RESOURCES);
+    };
     task.timing().start = rt::Clock::now();
     task.timing().version_index = -1;
 
@@ -247,6 +292,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         r->reads.emplace_back(ev);
         r->bytes_out += bytes_of(i);
       }
+      release_injected();
       for (auto& q : queues) clFinish(q.get());
       for (auto& [m, b] : r->scratch) recycle(m, b);
       r->scratch.clear();
@@ -268,8 +314,10 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (!args[i].out) continue;
       clRetainEvent(kev);
-      auto rep = std::make_shared<DeviceReplica>(shared_from_this(), out_mem[i], Event(kev),
-                                                 *args[i].type, bytes_of(i), views[i].extents);
+      auto rep =
+          std::make_shared<DeviceReplica>(shared_from_this(), out_mem[i], Event(kev), r->outcome,
+                                          *args[i].type, bytes_of(i), views[i].extents);
+      if (r->slot && max_inflight == 1) rep->read_with(r->slot);
       pin(rep, *r);
       args[i].out->publish_replica(rep);
       attach(rep, args[i].out);
@@ -277,6 +325,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     running++;
     // Flushed by launch() once the batch is enqueued.
     on_complete(kev, [impl = shared_from_this(), r](cl_int st) { impl->complete(r, st); });
+    release_injected();
   } catch (...) {
     fail(r, std::current_exception());
   }
@@ -324,13 +373,18 @@ void OpenCLPlatform::Impl::record(Running& r) {
 }
 
 void OpenCLPlatform::Impl::complete(const std::shared_ptr<Running>& r, cl_int status) {
+  free_slot(*r);
   record(*r);
   running--;
   unpin(*r);
+  // A failure after the outputs were published: they, and whatever read them, report it (the
+  // failure of the kernel where it started, when this one failed for waiting on it).
   std::exception_ptr err;
-  if (status < 0)
-    err = std::make_exception_ptr(
-        Error(std::string("kernel ") + r->task->ce().opencl->kernel_name + " on " + name, status));
+  if (status < 0) {
+    err = r->outcome->failed(status);
+    if (!failures_seen.exchange(true))
+      post([impl = shared_from_this()] { impl->sweep_failures(); });
+  }
   r->task->finish(err);
   bool waiting;
   {

@@ -46,6 +46,9 @@ Options Options::from_env() {
   if (const char* v = std::getenv("CEI_OPENCL_MEM_CAP")) o.mem_cap = parse_bytes(v);
   if (const char* v = std::getenv("CEI_OPENCL_CACHE")) o.cache_dir = v;
   if (const char* v = std::getenv("CEI_OPENCL_BUILD_OPTIONS")) o.build_options = v;
+  if (const char* v = std::getenv("CEI_OPENCL_MAX_INFLIGHT"))
+    o.max_inflight = static_cast<std::size_t>(std::strtoul(v, nullptr, 10));
+  if (const char* v = std::getenv("CEI_OPENCL_FAIL_KERNEL")) o.fail_kernel = v;
   return o;
 }
 
@@ -69,6 +72,14 @@ const DeviceInfo& OpenCLPlatform::device() const {
 }
 const Options& OpenCLPlatform::options() const {
   return impl_->options;
+}
+
+std::size_t OpenCLPlatform::max_inflight() const {
+  return impl_->max_inflight;
+}
+
+unsigned OpenCLPlatform::host_cores() const {
+  return impl_->host_cores;
 }
 
 bool OpenCLPlatform::can_run(const rt::CeInfo& ce) const {
@@ -123,8 +134,10 @@ void OpenCLPlatform::submit(rt::TaskPtr t) {
 
 void OpenCLPlatform::shutdown() {
   if (!impl_) return;
-  while (impl_->tasks_in_flight.load() > 0)
+  while (impl_->tasks_in_flight.load() > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    impl_->sweep_failures();
+  }
   for (auto& q : impl_->queues) clFinish(q.get());
 }
 
@@ -132,6 +145,7 @@ Stats OpenCLPlatform::stats() const {
   std::lock_guard lock(impl_->stats_mu);
   Stats s = impl_->stats;
   s.exposed_transfer_s = impl_->exposed_transfer_s();
+  s.peak_kernels = impl_->peak_kernels();
   std::lock_guard mlock(impl_->mem_mu);
   s.resident_bytes = impl_->used;
   return s;

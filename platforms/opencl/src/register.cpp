@@ -7,6 +7,7 @@
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/energy.hpp>
 #include <cei/rt/decision/forecast.hpp>
+#include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/decision/profile_store.hpp>
 #include <cei/rt/runtime.hpp>
 
@@ -29,6 +30,7 @@ unsigned nvml_index(const DeviceInfo& device) {
 }
 
 void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg) {
+  if (cfg.host_cores < 0) cfg.host_cores = static_cast<int>(p.host_cores());
   std::shared_ptr<rt::MeterSampler> meter;
   if (p.device().vendor.find("NVIDIA") != std::string::npos)
     meter = rt::MeterSampler::open_for(cfg, nvml_index(p.device()));
@@ -47,6 +49,10 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
     }
     // One kernel at a time on the device: everything in flight runs first.
     in.queue_s = e.tasks_in_flight * in.exec.seconds;
+    // A CPU device (PoCL) also waits for the host cores' other work, as that work waits for it.
+    if (config->host_cores > 0)
+      in.min_end_s =
+          rt::host_cores().fluid_end_s(in.now_s, t, in.exec.seconds * config->host_cores);
     return rt::compose_forecast(*config, in,
                                 store ? store->measured_watts(p.name()) : std::nullopt);
   };
@@ -54,6 +60,7 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
     auto& timing = const_cast<rt::Task&>(t).timing();
     const rt::Attribution a =
         rt::attribute_energy(meter.get(), config->power, timing.start, timing.end);
+    timing.energy_source = rt::to_string(a.source);
     if (a.source != rt::EnergySource::PowerModel)
       if (auto* store = dynamic_cast<rt::ProfileStore*>(rt.profiles()))
         store->record_energy(
@@ -61,6 +68,14 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
     return a.joules;
   };
   p.set_decision_hooks(std::move(hooks));
+  if (config->host_cores > 0)
+    rt::host_cores().join(&p, [&rt, &p, config](const rt::Task& t) {
+      const rt::Profiles* profiles = rt.profiles();
+      if (!profiles) return 0.0;
+      const Estimate e = p.estimate(t);
+      return e.tasks_in_flight * config->host_cores *
+             profiles->predict(t.ce(), -1, p.name(), e.input_bytes).seconds;
+    });
 }
 
 void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig cfg) {

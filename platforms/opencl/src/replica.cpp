@@ -3,11 +3,12 @@
 namespace cei::opencl {
 
 DeviceReplica::DeviceReplica(std::shared_ptr<OpenCLPlatform::Impl> impl, Mem mem, Event written,
-                             const rt::TypeOps& type, std::size_t bytes,
-                             std::array<std::int64_t, 3> extents)
+                             std::shared_ptr<Outcome> outcome, const rt::TypeOps& type,
+                             std::size_t bytes, std::array<std::int64_t, 3> extents)
     : impl_(std::move(impl)),
       mem_(std::move(mem)),
       written_(std::move(written)),
+      outcome_(std::move(outcome)),
       type_(type),
       bytes_(bytes),
       extents_(extents) {
@@ -27,13 +28,18 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
   // `self` keeps the buffer alive until the read completes.
   auto self = shared_from_this();
   auto read = [this, self, dst, done = std::move(done)]() mutable {
+    // A value whose kernel failed after publishing it: the program sees that kernel's error.
+    if (auto e = outcome_->failure()) return done(e);
     try {
       if (type_.rank > 0 && type_.reshape) type_.reshape(dst, extents_.data(), type_.rank);
       void* data = type_.data(dst);
       cl_event ev = nullptr;
-      cl_event wait = written_.get();
-      check(clEnqueueReadBuffer(impl_->read_queue(), mem_.get(), CL_FALSE, 0, bytes_, data,
-                                wait ? 1 : 0, wait ? &wait : nullptr, &ev),
+      cl_event wait[2];
+      cl_uint n = 0;
+      for (const Event* e : {&written_, &slot_})
+        if (*e) wait[n++] = e->get();
+      check(clEnqueueReadBuffer(impl_->read_queue(), mem_.get(), CL_FALSE, 0, bytes_, data, n,
+                                n ? wait : nullptr, &ev),
             "clEnqueueReadBuffer");
       Event read(ev);
       clFlush(impl_->read_queue());
@@ -47,7 +53,11 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
           impl->stats.read_s += s;
           impl->add_span(span, true);
         }
-        done(st < 0 ? std::make_exception_ptr(Error("reading a device buffer", st)) : nullptr);
+        std::exception_ptr e;
+        if (st < 0)
+          if (!(e = self->outcome_->failure()))
+            e = std::make_exception_ptr(Error("reading a device buffer", st));
+        done(e);
       });
     } catch (...) {
       done(std::current_exception());

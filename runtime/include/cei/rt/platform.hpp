@@ -113,6 +113,9 @@ class Task {
     double transfer_in_s = 0, transfer_out_s = 0;
     std::size_t bytes_in = 0, bytes_out = 0;
     double energy_j = 0;
+    // Where energy_j came from: "rapl", "nvml" (meters) or "model" (the power model); null when
+    // the platform did not say.
+    const char* energy_source = nullptr;
     int version_index = -1;  // which native version ran (-1: OpenCL)
   };
   virtual Timing& timing() = 0;

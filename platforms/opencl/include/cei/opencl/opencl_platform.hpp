@@ -10,7 +10,9 @@
 // suffixes), CEI_OPENCL_CACHE=dir (program binaries; default $XDG_CACHE_HOME/cei/opencl or
 // ~/.cache/cei/opencl; "off" disables), CEI_OPENCL_BUILD_OPTIONS="-cl-fast-relaxed-math",
 // CEI_OPENCL_IN_ORDER=1 (kernels on one in-order queue: for drivers that run out-of-order queues
-// in order anyway, where waiting on the previous kernel's event costs more than queue order).
+// in order anyway, where waiting on the previous kernel's event costs more than queue order),
+// CEI_OPENCL_MAX_INFLIGHT=N (kernels running at once; default 1 on CPU devices, 16 on others),
+// CEI_OPENCL_FAIL_KERNEL=name (fault injection: that kernel fails at execution). docs/opencl.md.
 #pragma once
 
 #include <cei/rt/platform.hpp>
@@ -30,6 +32,13 @@ struct Options {
   std::size_t mem_cap = 0;  // 0: 3/4 of the device's global memory
   std::string cache_dir;    // "" : the default location; "off": no disk cache
   std::string build_options;
+  // Kernels the device runs at once; 0: by device type. A CPU device (PoCL) already spreads one
+  // kernel over every core, so a second one only competes for them: 1 there, 16 elsewhere.
+  // Kernels past the cap wait in the queue, chained by events: no host round trip.
+  std::size_t max_inflight = 0;
+  // Fault injection for tests: launches of this kernel fail at execution, after their outputs
+  // were published (a wait-list event that ends with CL_OUT_OF_RESOURCES).
+  std::string fail_kernel;
   static Options from_env();
 };
 
@@ -40,6 +49,7 @@ struct Stats {
   double write_s = 0, read_s = 0, kernel_s = 0;  // summed event durations
   double exposed_transfer_s = 0;                 // transfer time during which no kernel ran
   std::size_t resident_bytes = 0;                // device memory held now
+  std::uint64_t peak_kernels = 0;                // most kernels running at once (profiled)
 };
 
 struct DeviceInfo {
@@ -87,6 +97,11 @@ class OpenCLPlatform : public rt::Platform {
   Stats stats() const;
   const DeviceInfo& device() const;
   const Options& options() const;
+  // Options::max_inflight, or the device type's default; 0 on one in-order queue (one at a time).
+  std::size_t max_inflight() const;
+  // Host cores each kernel occupies: a CPU device's compute units (PoCL computes on the host's
+  // cores, beside the CPU platform); 0 for a device with its own hardware.
+  unsigned host_cores() const;
 
   struct Impl;
 

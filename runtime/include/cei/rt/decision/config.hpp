@@ -55,8 +55,10 @@ struct PlatformConfig {
   std::string device_match;          // opencl: substring of the device name ("" = first device)
   bool naive = false;                // opencl: copy every input and output, no replica reuse
   std::size_t memory_cap_bytes = 0;  // opencl: 0 = the device's own size
-  std::string url;                   // remote: http(s)://host:port[/path]
-  std::string token;                 // remote: bearer token
+  int host_cores = -1;  // opencl: host cores a kernel holds; -1: the device says (a CPU device's
+                        // compute units, as PoCL's; 0 for own hardware); 0: own hardware
+  std::string url;      // remote: http(s)://host:port[/path]
+  std::string token;    // remote: bearer token
   PowerModel power;
   bool power_configured = false;  // false: the type's default model (forecasts say Default)
   Prices prices;

@@ -6,9 +6,9 @@
 //                             .exec = profiles.predict(t.ce(), version, name(), input_bytes)};
 //   return cei::rt::compose_forecast(cfg_platform, in, profiles.measured_watts(name()));
 //
-// end = now + queue + transfers + execution; energy = watts * execution (watts measured by the
-// meters where known, else the power model's active_w); cost = price_per_gb * GB moved +
-// price_per_hour * execution hours.
+// end = now + queue + transfers + execution, or min_end_s if later; energy = watts * execution
+// (watts measured by the meters where known, else the power model's active_w); cost = price_per_gb
+// * GB moved + price_per_hour * execution hours.
 #pragma once
 
 #include <cei/rt/decision/config.hpp>
@@ -24,6 +24,7 @@ struct ForecastInput {
   double transfer_s = 0;   // inputs it lacks
   double bytes_moved = 0;  // to and from the platform (inputs it lacks + outputs sent back)
   Prediction exec;         // from Profiles::predict
+  double min_end_s = 0;    // a bound from outside the platform's queue (HostCores::fluid_end_s)
 };
 
 Forecast compose_forecast(const PlatformConfig& platform, const ForecastInput& in,

@@ -1,0 +1,49 @@
+#include <cei/rt/decision/host_cores.hpp>
+
+#include <thread>
+
+namespace cei::rt {
+
+void HostCores::join(const Platform* p, Backlog backlog) {
+  std::lock_guard g(mu_);
+  for (auto& [member, b] : members_)
+    if (member == p) {
+      b = std::move(backlog);
+      return;
+    }
+  members_.emplace_back(p, std::move(backlog));
+}
+
+bool HostCores::has(const Platform* p) const {
+  std::lock_guard g(mu_);
+  for (const auto& m : members_)
+    if (m.first == p) return true;
+  return false;
+}
+
+double HostCores::backlog_core_s(const Task& t) const {
+  std::vector<Backlog> each;
+  {
+    // Called outside the lock: a backlog may ask the profiles, which have locks of their own.
+    std::lock_guard g(mu_);
+    for (const auto& m : members_) each.push_back(m.second);
+  }
+  double sum = 0;
+  for (const auto& b : each) sum += b(t);
+  return sum;
+}
+
+double HostCores::fluid_end_s(double now_s, const Task& t, double work_core_s) const {
+  {
+    std::lock_guard g(mu_);
+    if (members_.empty()) return now_s;
+  }
+  return now_s + (backlog_core_s(t) + work_core_s) / cores_;
+}
+
+HostCores& host_cores() {
+  static HostCores cores(static_cast<double>(std::thread::hardware_concurrency()));
+  return cores;
+}
+
+}  // namespace cei::rt

@@ -1,0 +1,72 @@
+#include "scripted.hpp"
+
+#include <cei/rt/decision/host_cores.hpp>
+
+#include <gtest/gtest.h>
+
+namespace cei::rt {
+namespace {
+
+using test::kSort;
+using test::NamedPlatform;
+
+class ScriptedTask final : public Task {
+ public:
+  std::uint64_t id() const override { return 1; }
+  const CeInfo& ce() const override { return kSort; }
+  std::vector<TaskArg>& args() override { return args_; }
+  void finish(std::exception_ptr) override {}
+  Timing& timing() override { return timing_; }
+
+ private:
+  std::vector<TaskArg> args_;
+  Timing timing_;
+};
+
+TEST(HostCores, NothingJoinedBoundsNothing) {
+  HostCores cores(2);
+  ScriptedTask t;
+  EXPECT_DOUBLE_EQ(cores.fluid_end_s(5, t, 4), 5);
+  EXPECT_DOUBLE_EQ(cores.backlog_core_s(t), 0);
+}
+
+// The CPU platform holds 3 tasks of 0.1 s on one core each; PoCL holds 2 kernels of 0.05 s on
+// both cores: 0.5 core-seconds in all, spread over 2 cores.
+TEST(HostCores, SpreadsEveryMembersBacklogOverTheCores) {
+  HostCores cores(2);
+  NamedPlatform cpu("cpu"), pocl("opencl0", "opencl");
+  cores.join(&cpu, [](const Task&) { return 3 * 0.1; });
+  cores.join(&pocl, [](const Task&) { return 2 * 0.05 * 2; });
+  ScriptedTask t;
+  EXPECT_TRUE(cores.has(&cpu));
+  EXPECT_DOUBLE_EQ(cores.backlog_core_s(t), 0.5);
+  // One more CPU task (0.1 core-s) ends no sooner than now + 0.6 / 2; a kernel on both cores
+  // (0.05 s x 2) no sooner than now + 0.6 / 2 as well: the same core-seconds.
+  EXPECT_DOUBLE_EQ(cores.fluid_end_s(10, t, 0.1), 10.3);
+  EXPECT_DOUBLE_EQ(cores.fluid_end_s(10, t, 0.05 * 2), 10.3);
+}
+
+TEST(HostCores, JoiningAgainReplacesTheBacklog) {
+  HostCores cores(4);
+  NamedPlatform cpu("cpu");
+  cores.join(&cpu, [](const Task&) { return 8.0; });
+  cores.join(&cpu, [](const Task&) { return 2.0; });
+  ScriptedTask t;
+  EXPECT_DOUBLE_EQ(cores.backlog_core_s(t), 2.0);
+  EXPECT_DOUBLE_EQ(cores.fluid_end_s(0, t, 2.0), 1.0);
+}
+
+TEST(HostCores, BacklogFollowsTheTask) {
+  HostCores cores(1);
+  NamedPlatform cpu("cpu");
+  cores.join(&cpu, [](const Task& t) { return t.ce().name == std::string("sort") ? 1.0 : 9.0; });
+  ScriptedTask t;
+  EXPECT_DOUBLE_EQ(cores.fluid_end_s(0, t, 0.5), 1.5);
+}
+
+TEST(HostCores, TheProcessWideOneCountsTheMachinesCores) {
+  EXPECT_GE(host_cores().cores(), 1);
+}
+
+}  // namespace
+}  // namespace cei::rt
