@@ -20,6 +20,7 @@ struct Node {
   std::vector<std::shared_ptr<const Node>> kids;  // Neg: 1, Binary: 2, Index: the subscripts
   std::size_t begin = 0;                          // 1-based column of the first character
   std::size_t end = 0;                            // 1-based column one past the last character
+  int depth = 1;                                  // levels of the tree under and including it
 };
 
 // The source text a node was parsed from, for messages.

@@ -5,6 +5,7 @@
 //   unary := '-' unary | atom
 //   atom  := INT | '(' expr ')' | parN | parN.x | parN.y | parN.z | parN '[' expr ']' ('[' expr
 //   ']')*
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <string>
@@ -19,6 +20,10 @@ using NodePtr = std::shared_ptr<const Node>;
 class Parser {
  public:
   explicit Parser(std::string_view src) : src_(src) {}
+
+  // Far beyond any real work size; keeps the recursion of this parser and of every later pass
+  // over the tree (checker, evaluator) within a small stack, whatever the input.
+  static constexpr int kMaxDepth = 100;
 
   ExprList list() {
     ExprList out{std::string(src_), {}};
@@ -57,7 +62,7 @@ class Parser {
     n->kids = {left, right};
     n->begin = left->begin;
     n->end = right->end;
-    return n;
+    return deepen(n, std::max(left->depth, right->depth));
   }
 
   NodePtr unary() {
@@ -66,10 +71,11 @@ class Parser {
       auto n = std::make_shared<Node>();
       n->kind = Node::Kind::Neg;
       n->begin = column();
+      Nest nest(*this);
       ++pos_;
       n->kids = {unary()};
       n->end = n->kids[0]->end;
-      return n;
+      return deepen(n, n->kids[0]->depth);
     }
     return atom();
   }
@@ -81,6 +87,7 @@ class Parser {
     if (std::isdigit(static_cast<unsigned char>(c))) return integer();
     if (c == '(') {
       const std::size_t begin = column();
+      Nest nest(*this);
       ++pos_;
       auto inner = std::make_shared<Node>(*expr());
       skip_space();
@@ -140,14 +147,35 @@ class Parser {
       return n;
     }
     while (skip_space(), !at_end() && peek() == '[') {
+      Nest nest(*this);
       ++pos_;
       n->kids.push_back(expr());
+      deepen(n, n->kids.back()->depth);
       skip_space();
       if (at_end() || peek() != ']') fail_expected("']'");
       ++pos_;
       n->kind = Node::Kind::Index;
       n->end = column();
     }
+    return n;
+  }
+
+  // Counts the parser's own recursion (unary minus, parentheses, subscripts).
+  struct Nest {
+    explicit Nest(Parser& p) : parser(p) {
+      if (++parser.nesting_ > kMaxDepth) parser.too_deep();
+    }
+    ~Nest() { --parser.nesting_; }
+    Parser& parser;
+  };
+  [[noreturn]] void too_deep() const {
+    throw SyntaxError("the expression nests deeper than " + std::to_string(kMaxDepth) + " levels",
+                      column());
+  }
+  // Sets a node's depth from its deepest child's; long operator chains count too.
+  std::shared_ptr<Node> deepen(std::shared_ptr<Node> n, int kid_depth) const {
+    n->depth = std::max(n->depth, kid_depth + 1);
+    if (n->depth > kMaxDepth) too_deep();
     return n;
   }
 
@@ -166,6 +194,7 @@ class Parser {
 
   std::string_view src_;
   std::size_t pos_ = 0;
+  int nesting_ = 0;
 };
 
 }  // namespace

@@ -328,7 +328,13 @@ Config parse_config(std::string_view toml_text, const std::string& file_name) {
   cfg.source = file_name;
   // Platforms first: the policy's static map and only:<p> name them.
   if (auto* n = doc.get("platforms")) {
-    for (auto&& [name, node] : r.table(*n, "platforms"))
+    const auto& table = r.table(*n, "platforms");
+    // A run with no platform could never execute a task; leaving the table out gives the default.
+    if (table.empty())
+      r.fail(
+          *n, "platforms",
+          "names no platform (leave [platforms] out for the default: cpu + every OpenCL device)");
+    for (auto&& [name, node] : table)
       cfg.platforms.push_back(read_platform(r, std::string(name.str()), node));
   } else {
     cfg.platforms.push_back(default_platform("cpu", PlatformType::Cpu));

@@ -185,6 +185,26 @@ TEST(ExprParse, SyntaxErrorMessages) {
   EXPECT_EQ(msg("1 ) "), "expected an operator, ',' or the end, found ')'");
 }
 
+// Found by fuzzing: thousands of '-' overflowed the checker's stack. Depth is capped at 100 levels
+// (unary minus, parentheses, subscripts and operator chains alike); 100 still parses.
+TEST(ExprParse, NestingIsCappedAtAHundredLevels) {
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  const std::string too_deep = "the expression nests deeper than 100 levels";
+  EXPECT_NO_THROW(cei::expr::parse(repeat("-", 99) + "1"));
+  EXPECT_NO_THROW(cei::expr::parse(repeat("(", 99) + "1" + repeat(")", 99)));
+  EXPECT_NO_THROW(cei::expr::parse("1" + repeat("+1", 99)));
+  for (const std::string& src :
+       {repeat("-", 5000) + "2", repeat("(", 101) + "1" + repeat(")", 101), "1" + repeat("+1", 100),
+        "par0" + repeat("[par0", 101) + repeat("]", 101)}) {
+    auto err = expect_throw<SyntaxError>([&] { cei::expr::parse(src); });
+    EXPECT_EQ(std::string(err.what()), too_deep) << src.substr(0, 40);
+  }
+}
+
 const std::vector<ParamShape> kShapes = {
     {"A", false, true, 2},    // par0: 2-D int array
     {"n", true, true, 0},     // par1: integer scalar

@@ -143,6 +143,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{"host_cores_on_cpu.toml", 4, "platforms.cpu.host_cores",
                   "only for type = \"opencl\""},
         BadConfig{"negative_host_cores.toml", 4, "platforms.pocl.host_cores", "must be >= 0"},
+        BadConfig{"empty_platforms.toml", 2, "platforms", "names no platform"},
         BadConfig{"unknown_type.toml", 3, "platforms.tpu.type", "unknown platform type 'tpu'"},
         BadConfig{"missing_token.toml", 1, "platforms.node1.token", "missing key"},
         BadConfig{"unknown_section.toml", 4, "scheduler", "unknown key"},
