@@ -11,6 +11,16 @@
 
 #include "cei_reader.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+// Under ASan, LLVM's headers poison the slabs of BumpPtrAllocator in code compiled here, while
+// Debian's LLVM libraries (built without ASan) hand those slabs out without unpoisoning them:
+// every AST walk would be a false use-after-poison. Every program that parses a CEI header links
+// this file, so user poisoning is off for all of them; ASan's own checks stay on.
+extern "C" const char* __asan_default_options() {
+  return "allow_user_poisoning=0";
+}
+#endif
+
 namespace cei::frontend {
 namespace {
 
