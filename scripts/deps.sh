@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3
   clang-14 libclang-14-dev llvm-14-dev libclang-cpp14-dev libclang-rt-14-dev
   ocl-icd-opencl-dev opencl-headers libpocl-dev pocl-opencl-icd clinfo
-  libcpprest-dev libssl-dev libuv1-dev
+  libcpprest-dev libboost-dev libssl-dev libuv1-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev libcereal-dev libstb-dev
   libcairo2-dev zlib1g-dev

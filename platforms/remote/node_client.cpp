@@ -7,9 +7,33 @@
 
 #include <boost/asio/ssl.hpp>
 
+#include <sys/mman.h>
+
+#include <cstdint>
+
+#include <algorithm>
+
 namespace cei::remote {
 
 namespace http = web::http;
+
+namespace {
+
+// A string of `n` bytes whose memory the kernel may back with transparent huge pages (where it
+// allows them on request): first-touching hundreds of MiB in 4 KiB pages can cost more than
+// moving them over loopback.
+std::string large_string(std::size_t n) {
+  std::string s;
+  s.reserve(n);
+  constexpr std::uintptr_t kHuge = 2u << 20;
+  auto at = reinterpret_cast<std::uintptr_t>(s.data());
+  auto begin = (at + kHuge - 1) & ~(kHuge - 1), end = (at + n) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  s.resize(n);
+  return s;
+}
+
+}  // namespace
 
 struct NodeClient::Impl {
   std::string token;
@@ -45,7 +69,7 @@ struct NodeClient::Impl {
       return std::move(buf.collection());
     }
     // Straight into storage of the announced size: no growing, no second copy.
-    std::string bytes(announced, '\0');
+    std::string bytes = large_string(announced);
     auto buf = resp.body().streambuf();
     std::size_t got = 0;
     while (got < bytes.size()) {
@@ -56,6 +80,20 @@ struct NodeClient::Impl {
     }
     if (got != bytes.size()) throw std::runtime_error("response shorter than its Content-Length");
     return bytes;
+  }
+
+  // A 503's Retry-After in seconds (the HTTP-date form is not sent by nodes): at least 1 s.
+  static std::chrono::seconds retry_after(const http::http_response& resp) {
+    if (resp.status_code() != http::status_codes::ServiceUnavailable) return {};
+    long s = 1;
+    auto h = resp.headers().find("Retry-After");
+    if (h != resp.headers().end()) {
+      try {
+        s = std::stol(h->second);
+      } catch (const std::exception&) {
+      }
+    }
+    return std::chrono::seconds(std::clamp(s, 1L, 3600L));
   }
 
   // Sends, and turns every failure into a NodeError.
@@ -80,7 +118,8 @@ struct NodeClient::Impl {
       } catch (const std::exception&) {
       }
       throw NodeError(resp.status_code(),
-                      "node answered " + std::to_string(resp.status_code()) + ": " + message);
+                      "node answered " + std::to_string(resp.status_code()) + ": " + message,
+                      retry_after(resp));
     }
     return body;
   }

@@ -22,13 +22,19 @@ namespace cei::remote {
 
 class NodeError : public std::runtime_error {
  public:
-  NodeError(int status, const std::string& message)
-      : std::runtime_error(message), status_(status) {}
+  NodeError(int status, const std::string& message,
+            std::chrono::seconds retry_after = std::chrono::seconds(0))
+      : std::runtime_error(message), status_(status), retry_after_(retry_after) {}
   int status() const { return status_; }  // the HTTP status, 0 when the node did not answer
   bool unreachable() const { return status_ == 0; }
+  // 503: the node is over capacity, not failed; ask again after retry_after() (its Retry-After
+  // header, at least 1 s).
+  bool busy() const { return status_ == 503; }
+  std::chrono::seconds retry_after() const { return retry_after_; }
 
  private:
   int status_;
+  std::chrono::seconds retry_after_;
 };
 
 struct ClientOptions {

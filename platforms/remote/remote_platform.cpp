@@ -1,6 +1,9 @@
 // Tasks sent to a worker node: inputs the node lacks are uploaded (a version already there is a
 // Replica of this platform), outputs stay on the node as Replicas until the host or another
 // platform asks for them. Faults lose nothing:
+//  - a node over capacity (503 with Retry-After) is busy, not failed: the task waits as the node
+//    says and asks again (forecasts add the wait, so new tasks go elsewhere meanwhile); a node
+//    still busy after the request timeout hands the task to another platform;
 //  - a node that fails mid-task is marked down (probed again after a doubling backoff) and the
 //    task is handed, unfinished, to another platform that can run it;
 //  - every output Replica keeps its lineage (the CE and its input versions, so those stay alive
@@ -31,10 +34,16 @@ using rt::Clock;
 class RemotePlatform;
 
 // How to recompute an output on the host: the CE, what each argument read, which one it is.
+// An input that had a host copy is kept as a copy of its own (`snapshots`), not as its version:
+// that version may be the program's variable read in place, and holding it would make the
+// program's next write to that variable, or the end of its scope, wait until this output reaches
+// the host, which may never happen before (a local of a loop body, its result synced later).
 struct Lineage {
   const rt::CeInfo* ce = nullptr;
-  std::vector<rt::VersionPtr> inputs;  // per argument (params then result); null for Out args
-  std::size_t output = 0;              // index of this value among the arguments
+  // Per argument (params then result): the value read, in one of the two; both null for Out args.
+  std::vector<rt::VersionPtr> inputs;
+  std::vector<std::shared_ptr<void>> snapshots;
+  std::size_t output = 0;  // index of this value among the arguments
 };
 
 class RemoteReplica : public rt::Replica {
@@ -73,13 +82,15 @@ void recompute(const Lineage& l, void* dst) {
   for (std::size_t i = 0; i < n; ++i) {
     const rt::TypeOps& type = i < ce.nparams ? *ce.params[i].type : *ce.result;
     bool reads = i < ce.nparams && ce.params[i].dir != rt::Dir::Out;
-    if (reads) wait_host(*l.inputs[i]);
-    if (reads && ce.params[i].dir == rt::Dir::In) {
-      raw[i] = l.inputs[i]->host();
-      continue;
+    const void* read = nullptr;
+    if (reads && l.snapshots[i]) {
+      read = l.snapshots[i].get();
+    } else if (reads) {
+      wait_host(*l.inputs[i]);
+      read = l.inputs[i]->host();
     }
     storage[i] = std::shared_ptr<void>(type.create(), type.destroy);
-    if (reads) type.copy(storage[i].get(), l.inputs[i]->host());
+    if (reads) type.copy(storage[i].get(), read);
     raw[i] = storage[i].get();
   }
   if (ce.nversions == 0)
@@ -140,7 +151,7 @@ class RemotePlatform : public rt::Platform {
     double now = rt::Runtime::if_started() ? rt::Runtime::if_started()->now_s() : 0;
     double queue = static_cast<double>(queued_) * f.exec_s /
                    static_cast<double>(std::max<std::size_t>(1, workers_));
-    f.end_s = now + queue + f.transfer_s + f.exec_s;
+    f.end_s = now + busy_s() + queue + f.transfer_s + f.exec_s;
     f.energy_j = opt_.power_w * (f.transfer_s + f.exec_s);
     f.cost = opt_.price_per_gb * to_send / 1e9 + opt_.price_per_hour * f.exec_s / 3600;
     f.cost_source = opt_.price_per_gb > 0 || opt_.price_per_hour > 0 ? rt::Source::Measured
@@ -188,6 +199,28 @@ class RemotePlatform : public rt::Platform {
 
  private:
   bool up() const { return Clock::now().time_since_epoch().count() >= down_until_.load(); }
+  // Seconds until the node said it may take work again (0 when it did not say so).
+  double busy_s() const {
+    auto left = Clock::duration(busy_until_.load() - Clock::now().time_since_epoch().count());
+    return std::max(0.0, std::chrono::duration<double>(left).count());
+  }
+
+  // Sends a request that a node over capacity answers with 503: waits its Retry-After and asks
+  // again, for at most the request timeout in all, then lets the NodeError through.
+  template <typename F>
+  auto unless_busy(F&& request) {
+    const auto deadline = Clock::now() + opt_.timeout;
+    for (;;) {
+      try {
+        return request();
+      } catch (const NodeError& e) {
+        if (!e.busy() || Clock::now() >= deadline) throw;
+        auto until = std::min<Clock::time_point>(Clock::now() + e.retry_after(), deadline);
+        busy_until_ = until.time_since_epoch().count();
+        std::this_thread::sleep_until(until);
+      }
+    }
+  }
 
   // Latency (a health round trip) and the CEs the node serves; marks the node down on failure.
   void probe() {
@@ -243,10 +276,13 @@ class RemotePlatform : public rt::Platform {
           wait_host(*a.in);
           std::string bytes;
           a.in->type().serialize(a.in->host(), bytes);
-          auto t0 = Clock::now();
           std::size_t n = bytes.size();
-          client_->put(id, a.in->type().name, std::move(bytes));
-          double s = std::chrono::duration<double>(Clock::now() - t0).count();
+          double s = 0;  // the upload that succeeded, not the waits for a busy node
+          unless_busy([&] {
+            auto t0 = Clock::now();
+            client_->put(id, a.in->type().name, bytes);
+            s = std::chrono::duration<double>(Clock::now() - t0).count();
+          });
           note_transfer(n, s);
           timing.bytes_in += n;
           timing.transfer_in_s += s;
@@ -259,7 +295,7 @@ class RemotePlatform : public rt::Platform {
         req.result = id_of(*a.out);
       }
     }
-    std::string task = client_->submit(req);
+    std::string task = unless_busy([&] { return client_->submit(req); });
     TaskStatus st;
     do {
       st = client_->status(task, 30000);
@@ -269,12 +305,22 @@ class RemotePlatform : public rt::Platform {
       t.finish(std::make_exception_ptr(std::runtime_error(st.error)));
       return;
     }
-    std::vector<rt::VersionPtr> inputs;
-    for (auto& a : args) inputs.push_back(a.in);
+    std::vector<rt::VersionPtr> inputs(args.size());
+    std::vector<std::shared_ptr<void>> snapshots(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const auto& in = args[i].in;
+      if (!in) continue;
+      if (void* host = in->host()) {
+        snapshots[i] = std::shared_ptr<void>(in->type().create(), in->type().destroy);
+        in->type().copy(snapshots[i].get(), host);
+      } else {
+        inputs[i] = in;
+      }
+    }
     for (std::size_t i = 0; i < args.size(); ++i) {
       auto& a = args[i];
       if (!a.out) continue;
-      auto lineage = std::make_shared<Lineage>(Lineage{&t.ce(), inputs, i});
+      auto lineage = std::make_shared<Lineage>(Lineage{&t.ce(), inputs, snapshots, i});
       a.out->publish_replica(std::make_shared<RemoteReplica>(*this, id_of(*a.out), a.out->type(),
                                                              a.out->bytes(), std::move(lineage)));
     }
@@ -285,9 +331,10 @@ class RemotePlatform : public rt::Platform {
     t.finish();
   }
 
-  // The node failed this task: another platform that can run it takes it over, unfinished.
-  void fail_over(const rt::TaskPtr& t, const std::exception& why) {
-    mark_down();
+  // The node failed this task (or stayed busy too long): another platform that can run it takes
+  // it over, unfinished.
+  void fail_over(const rt::TaskPtr& t, const NodeError& why) {
+    if (!why.busy()) mark_down();
     if (auto* rt = rt::Runtime::if_started()) {
       for (auto* p : rt->platforms()) {
         if (p != this && p->can_run(t->ce())) {
@@ -327,7 +374,7 @@ class RemotePlatform : public rt::Platform {
       try {
         run(*t);
       } catch (const NodeError& e) {
-        if (e.unreachable()) {
+        if (e.unreachable() || e.busy()) {
           fail_over(t, e);
         } else {
           t->finish(std::current_exception());
@@ -356,6 +403,7 @@ class RemotePlatform : public rt::Platform {
   double bandwidth_ = 100e6;  // bytes/s until measured
   std::chrono::milliseconds backoff_;
   std::atomic<Clock::rep> down_until_{0};  // the node is not offered tasks before this
+  std::atomic<Clock::rep> busy_until_{0};  // the node's last Retry-After ends then
   std::vector<std::thread> threads_;
 };
 

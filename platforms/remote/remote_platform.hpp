@@ -14,7 +14,8 @@
 namespace cei::remote {
 
 struct RemoteOptions {
-  std::chrono::milliseconds timeout{30000};     // per request; a node silent longer is down
+  // Per request: a node silent longer is down; a node busy (503) longer gets the task moved.
+  std::chrono::milliseconds timeout{30000};
   std::chrono::milliseconds retry_after{1000};  // first backoff after a failure (doubles, max 60 s)
   double price_per_gb = 0;                      // cost model: data moved to or from the node
   double price_per_hour = 0;                    // cost model: node compute time

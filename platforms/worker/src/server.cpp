@@ -1,26 +1,24 @@
-// The REST API of docs/rest-api.yaml on a cpprest http_listener.
+// The REST API of docs/rest-api.yaml: routes, limits and answers, on the Beast transport of
+// http_server.hpp. Uploads of contiguous values go straight into the stored object's memory and
+// downloads are sent from it, so a large array crosses this process without a copy of its own.
 #include <cei/worker/node.hpp>
 
 #include "data_store.hpp"
 #include "executor.hpp"
-#include "fast_continuations.hpp"
+#include "http_server.hpp"
 #include "protocol.hpp"
 #include "wire_check.hpp"
 
-#include <cpprest/http_listener.h>
-#include <cpprest/rawptrstream.h>
-
-#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace cei::worker {
 
-namespace http = web::http;
 using nlohmann::json;
 using remote::ProtocolError;
 
@@ -28,17 +26,21 @@ namespace {
 
 constexpr const char* kVersion = "0.1.0";
 constexpr long kMaxWaitMs = 60000;
-constexpr int kMaxLongPolls =
-    16;  // beyond it a long poll answers at once: keeps listener threads free
+
+struct LongPoll;
 
 struct TaskState {
   std::mutex mu;
-  std::condition_variable cv;
   std::string state = "queued";  // queued | running | done | failed
   std::string error;
   std::vector<std::string> outputs;
   double exec_s = 0;
+  std::vector<std::shared_ptr<LongPoll>> waiters;  // long polls answered when it finishes
 };
+
+bool finished(const TaskState& s) {
+  return s.state == "done" || s.state == "failed";
+}
 
 // Per-CE history of execution time per input byte, for POST /v1/forecast.
 struct History {
@@ -51,40 +53,152 @@ std::string dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-void reply_json(const http::http_request& req, http::status_code code, const json& body) {
-  http::http_response r(code);
-  r.set_body(dump(body), "application/json");
-  req.reply(r);
+HttpResponse json_response(int status, const json& body) {
+  HttpResponse r;
+  r.status = status;
+  r.headers = {{"Content-Type", "application/json"}};
+  r.body = dump(body);
+  return r;
 }
 
-void reply_error(const http::http_request& req, int code, const std::string& message) {
-  http::http_response r(static_cast<http::status_code>(code));
-  r.set_body(dump(json{{"error", message}}), "application/json");
-  if (code == 401) r.headers().add("WWW-Authenticate", "Bearer");
-  if (code == 503) r.headers().add("Retry-After", "1");
-  req.reply(r);
+HttpResponse error_response(int status, const std::string& message) {
+  HttpResponse r = json_response(status, {{"error", message}});
+  if (status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer");
+  if (status == 503) r.headers.emplace_back("Retry-After", "1");
+  return r;
 }
+
+// Answers with what `f` returns, or with the error it throws.
+template <class F>
+HttpResponse guarded(F&& f) {
+  try {
+    return f();
+  } catch (const ProtocolError& e) {
+    return error_response(e.status(), e.what());
+  } catch (const std::exception& e) {
+    return error_response(500, e.what());
+  }
+}
+
+HttpResponse status_response(const std::string& id, const TaskState& s) {  // s.mu held
+  json j{{"id", id}, {"state", s.state}, {"outputs", s.outputs}};
+  if (finished(s)) j["exec_s"] = s.exec_s;
+  if (!s.error.empty()) j["error"] = s.error;
+  return json_response(200, j);
+}
+
+// GET /v1/tasks/{id}?wait_ms=N on a task still running: answered when it finishes or at the
+// deadline, whichever is first, without holding a thread. Lives on its connection's strand.
+struct LongPoll : std::enable_shared_from_this<LongPoll> {
+  LongPoll(HttpReply r, std::shared_ptr<TaskState> s, std::string i)
+      : reply(std::move(r)), timer(reply.executor()), state(std::move(s)), id(std::move(i)) {}
+
+  void start(long wait_ms) {
+    timer.expires_after(std::chrono::milliseconds(wait_ms));
+    timer.async_wait(
+        [self = shared_from_this()](const boost::system::error_code&) { self->answer(); });
+  }
+  void answer() {
+    if (answered) return;
+    answered = true;
+    timer.cancel();
+    std::lock_guard lock(state->mu);
+    std::erase(state->waiters, shared_from_this());
+    reply.send(status_response(id, *state));
+  }
+
+  HttpReply reply;
+  boost::asio::steady_timer timer;
+  std::shared_ptr<TaskState> state;
+  std::string id;
+  bool answered = false;
+};
 
 const char* dir_name(rt::Dir d) {
   return remote::to_string(d);
 }
 
+std::optional<std::string> percent_decode(std::string_view s) {
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      out += s[i];
+      continue;
+    }
+    if (i + 2 >= s.size()) return std::nullopt;
+    int hi = hex(s[i + 1]), lo = hex(s[i + 2]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return out;
+}
+
+std::vector<std::string> split_path(std::string_view path) {
+  std::vector<std::string> parts;
+  std::size_t at = 0;
+  while (at <= path.size()) {
+    auto slash = path.find('/', at);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash > at) parts.emplace_back(path.substr(at, slash - at));
+    at = slash + 1;
+  }
+  return parts;
+}
+
+std::map<std::string, std::string, std::less<>> split_query(std::string_view query) {
+  std::map<std::string, std::string, std::less<>> q;
+  std::size_t at = 0;
+  while (at < query.size()) {
+    auto amp = query.find('&', at);
+    if (amp == std::string_view::npos) amp = query.size();
+    auto pair = query.substr(at, amp - at);
+    auto eq = pair.find('=');
+    if (!pair.empty()) {
+      q[std::string(pair.substr(0, eq))] =
+          eq == std::string_view::npos ? "" : std::string(pair.substr(eq + 1));
+    }
+    at = amp + 1;
+  }
+  return q;
+}
+
+// A request whose body is wanted whole, in one string, then answered by `answer`.
+class Buffered final : public HttpExchange {
+ public:
+  using Answer = std::function<void(std::string body, const HttpReply& reply)>;
+  Buffered(std::size_t limit, Answer answer) : limit_(limit), answer_(std::move(answer)) {}
+  std::size_t body_limit() const override { return limit_; }
+  void finish(HttpReply reply) override { answer_(std::move(body_), reply); }
+
+ private:
+  std::size_t limit_;
+  Answer answer_;
+};
+
 }  // namespace
 
-struct Node::Impl {
+struct Node::Impl final : HttpHandler {
   NodeOptions opt;
   std::vector<const rt::CeInfo*> ces;
   std::map<std::string, const rt::TypeOps*, std::less<>> types;  // every type the CEs use, by name
   std::unique_ptr<Executor> exec;
   DataStore store;
-  std::unique_ptr<http::experimental::listener::http_listener> listener;
 
   std::mutex tasks_mu;
   std::map<std::string, std::shared_ptr<TaskState>, std::less<>> tasks;
   std::map<const rt::CeInfo*, History> history;
   std::uint64_t next_task = 1;
   std::atomic<std::size_t> active{0};  // queued + running
-  std::atomic<int> long_polls{0};
+
+  std::unique_ptr<HttpServer> server;  // last: it stops before what its handlers use goes
 
   Impl(NodeOptions o, std::span<const rt::CeInfo* const> list)
       : opt(std::move(o)), ces(list.begin(), list.end()), store(opt.max_data_bytes) {
@@ -96,9 +210,21 @@ struct Node::Impl {
     if (opt.executor) exec = opt.executor();
     if (!exec) exec = make_direct_executor(opt.threads);
   }
-  ~Impl() {
-    listener.reset();
-    exec.reset();  // runs what is queued; completions still use the members below
+  ~Impl() override {
+    stop_serving();
+    exec.reset();  // runs what is queued; completions still use the members above
+  }
+
+  void stop_serving() {
+    if (!server) return;
+    server->stop();
+    // Pending long polls hold connections of the server's io_context: gone before it is.
+    std::lock_guard lock(tasks_mu);
+    for (auto& [id, state] : tasks) {
+      std::lock_guard state_lock(state->mu);
+      state->waiters.clear();
+    }
+    server.reset();
   }
 
   std::string url() const {
@@ -115,117 +241,96 @@ struct Node::Impl {
 
   // ---- dispatch -------------------------------------------------------------------------------
 
-  void handle(http::http_request req) {
+  HttpResponse error(int status, const std::string& message) override {
+    return error_response(status, message);
+  }
+
+  std::variant<HttpResponse, std::unique_ptr<HttpExchange>> admit(const HttpHead& head) override {
     try {
-      route(req);
+      return route(head);
     } catch (const ProtocolError& e) {
-      reply_quietly(req, e.status(), e.what());
-    } catch (const std::exception& e) {
-      reply_quietly(req, 500, e.what());
+      return error_response(e.status(), e.what());
     }
   }
 
-  // An error answer; a client that has gone away is nobody's concern.
-  static void reply_quietly(const http::http_request& req, int code, const std::string& message) {
-    try {
-      reply_error(req, code, message);
-    } catch (const std::exception&) {
-    }
+  // A request answered from its body (at most `limit` bytes) by `f`.
+  static std::unique_ptr<HttpExchange> then(std::size_t limit,
+                                            std::function<HttpResponse(const std::string&)> f) {
+    return std::make_unique<Buffered>(limit,
+                                      [f = std::move(f)](std::string body, const HttpReply& reply) {
+                                        reply.send(guarded([&] { return f(body); }));
+                                      });
   }
 
-  void route(const http::http_request& req) {
-    auto auth = req.headers().find(http::header_names::authorization);
-    if (auth == req.headers().end() ||
-        !remote::token_equals(remote::bearer_token(auth->second), opt.token)) {
+  std::variant<HttpResponse, std::unique_ptr<HttpExchange>> route(const HttpHead& head) {
+    if (!remote::token_equals(remote::bearer_token(head.header("Authorization")), opt.token)) {
       throw ProtocolError(401, "missing or wrong bearer token");
     }
-    std::vector<std::string> parts;
-    try {
-      parts = http::uri::split_path(http::uri::decode(req.relative_uri().path()));
-    } catch (const std::exception&) {
-      throw ProtocolError(400, "the path is not URL-encoded properly");
-    }
-    const auto& m = req.method();
-    auto only = [&](std::initializer_list<const char*> allowed) {
+    std::string_view target = head.target();
+    auto question = target.find('?');
+    std::string_view raw_path = target.substr(0, question);
+    std::string_view query =
+        question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+    auto path = percent_decode(raw_path);
+    if (!path) throw ProtocolError(400, "the path is not URL-encoded properly");
+    auto parts = split_path(*path);
+    std::string m(head.method());
+    // 405 with the methods the path has, or nothing when `m` is one of them.
+    auto wrong_method =
+        [&](std::initializer_list<const char*> allowed) -> std::optional<HttpResponse> {
       for (const char* a : allowed) {
-        if (m == a) return;
+        if (m == a) return std::nullopt;
       }
       std::string list;
       for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      http::http_response r(http::status_codes::MethodNotAllowed);
-      r.headers().add("Allow", list);
-      r.set_body(dump(json{{"error", "method " + m + " not allowed; use " + list}}),
-                 "application/json");
-      req.reply(r);
-      throw Replied{};
+      HttpResponse r = error_response(405, "method " + m + " not allowed; use " + list);
+      r.headers.emplace_back("Allow", list);
+      return r;
     };
-    try {
-      if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "health") {
-        only({"GET"});
-        return reply_json(req, http::status_codes::OK, {{"status", "ok"}});
-      }
-      if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "info") {
-        only({"GET"});
-        return reply_json(req, http::status_codes::OK, info());
-      }
-      if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "forecast") {
-        only({"POST"});
-        return forecast(req);
-      }
-      if (parts.size() == 3 && parts[0] == "v1" && parts[1] == "data") {
-        only({"GET", "PUT", "DELETE"});
-        if (!remote::valid_id(parts[2]))
-          throw ProtocolError(400, "invalid data id '" + parts[2] + "'");
-        if (m == http::methods::PUT) return put_data(req, parts[2]);
-        if (m == http::methods::GET) return get_data(req, parts[2]);
-        return delete_data(req, parts[2]);
-      }
-      if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "tasks") {
-        only({"POST"});
-        return submit(req);
-      }
-      if (parts.size() == 3 && parts[0] == "v1" && parts[1] == "tasks") {
-        only({"GET"});
-        return status(req, parts[2]);
-      }
-    } catch (const Replied&) {
-      return;
+    const std::size_t json_limit = opt.max_json_bytes;
+    if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "health") {
+      if (auto r = wrong_method({"GET"})) return std::move(*r);
+      return then(json_limit, [](const std::string&) {
+        return json_response(200, {{"status", "ok"}});
+      });
     }
-    throw ProtocolError(404, "no endpoint " + req.relative_uri().path());
-  }
-  struct Replied {};
-
-  // The body, refused with 413 beyond `limit` (announced or actual size).
-  static std::string body(const http::http_request& req, std::size_t limit) {
-    auto announced = req.headers().content_length();
-    if (announced > limit) {
-      throw ProtocolError(413, "body of " + std::to_string(announced) +
-                                   " bytes exceeds the limit of " + std::to_string(limit));
+    if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "info") {
+      if (auto r = wrong_method({"GET"})) return std::move(*r);
+      return then(json_limit, [this](const std::string&) { return json_response(200, info()); });
     }
-    std::string bytes;
-    auto buf = req.body().streambuf();
-    if (announced > 0) {
-      // Straight into storage of the announced size: no growing, no second copy.
-      bytes.resize(announced);
-      std::size_t got = 0;
-      while (got < bytes.size()) {
-        std::size_t n =
-            buf.getn(reinterpret_cast<uint8_t*>(bytes.data()) + got, bytes.size() - got).get();
-        if (n == 0) break;
-        got += n;
+    if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "forecast") {
+      if (auto r = wrong_method({"POST"})) return std::move(*r);
+      return then(json_limit, [this](const std::string& body) { return forecast(body); });
+    }
+    if (parts.size() == 3 && parts[0] == "v1" && parts[1] == "data") {
+      if (auto r = wrong_method({"GET", "PUT", "DELETE"})) return std::move(*r);
+      std::string id = parts[2];
+      if (!remote::valid_id(id)) throw ProtocolError(400, "invalid data id '" + id + "'");
+      if (m == "PUT") return put_data(id, query);
+      if (m == "GET") {
+        return then(json_limit, [this, id](const std::string&) { return get_data(id); });
       }
-      if (got != bytes.size()) throw ProtocolError(400, "body shorter than its Content-Length");
-    } else {
-      auto v = req.extract_vector().get();
-      if (v.size() > limit)
-        throw ProtocolError(413, "body exceeds the limit of " + std::to_string(limit));
-      bytes.assign(v.begin(), v.end());
+      return then(json_limit, [this, id](const std::string&) { return delete_data(id); });
     }
-    return bytes;
+    if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "tasks") {
+      if (auto r = wrong_method({"POST"})) return std::move(*r);
+      return then(json_limit, [this](const std::string& body) { return submit(body); });
+    }
+    if (parts.size() == 3 && parts[0] == "v1" && parts[1] == "tasks") {
+      if (auto r = wrong_method({"GET"})) return std::move(*r);
+      return std::make_unique<Buffered>(json_limit, [this, id = parts[2], q = std::string(query)](
+                                                        std::string, const HttpReply& reply) {
+        try {
+          status(id, q, reply);
+        } catch (const ProtocolError& e) {
+          reply.send(error_response(e.status(), e.what()));
+        }
+      });
+    }
+    throw ProtocolError(404, "no endpoint " + std::string(raw_path));
   }
 
-  json json_body(const http::http_request& req) const {
-    auto bytes = body(req, opt.max_json_bytes);
+  json parse_json(const std::string& bytes) const {
     try {
       return json::parse(bytes.begin(), bytes.end());
     } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e999
@@ -265,8 +370,8 @@ struct Node::Impl {
               {"max_data_bytes", opt.max_data_bytes}}}};
   }
 
-  void forecast(const http::http_request& req) {
-    json j = json_body(req);
+  HttpResponse forecast(const std::string& body) {
+    json j = parse_json(body);
     if (!j.is_object()) throw ProtocolError(400, "forecast: the body must be a JSON object");
     auto ce_it = j.find("ce");
     if (ce_it == j.end() || !ce_it->is_object() || !ce_it->contains("interface") ||
@@ -300,72 +405,121 @@ struct Node::Impl {
     double workers = static_cast<double>(std::max<std::size_t>(1, exec->workers()));
     double queue_s =
         exec_s * std::max(0.0, static_cast<double>(active.load()) - workers + 1) / workers;
-    reply_json(req, http::status_codes::OK,
-               {{"exec_s", exec_s},
-                {"queue_s", queue_s},
-                {"source", source},
-                {"active_tasks", active.load()},
-                {"workers", exec->workers()}});
+    return json_response(200, {{"exec_s", exec_s},
+                               {"queue_s", queue_s},
+                               {"source", source},
+                               {"active_tasks", active.load()},
+                               {"workers", exec->workers()}});
   }
 
-  void put_data(const http::http_request& req, const std::string& id) {
-    auto q = http::uri::split_query(req.relative_uri().query());
+  // PUT /v1/data/{id}: a contiguous value goes straight into the object the store keeps (its
+  // framing checked before anything is allocated); objects (cereal) are buffered, then read.
+  std::unique_ptr<HttpExchange> put_data(const std::string& id, std::string_view query) {
+    auto q = split_query(query);
     auto t = q.find("type");
     if (t == q.end()) throw ProtocolError(400, "query parameter 'type' is required");
-    std::string type_name;
-    try {
-      type_name = http::uri::decode(t->second);
-    } catch (const std::exception&) {
-      throw ProtocolError(400, "query parameter 'type' is not URL-encoded properly");
-    }
-    auto ti = types.find(type_name);
+    auto type_name = percent_decode(t->second);
+    if (!type_name) throw ProtocolError(400, "query parameter 'type' is not URL-encoded properly");
+    auto ti = types.find(*type_name);
     if (ti == types.end())
-      throw ProtocolError(400, "type '" + type_name + "' is not used by any CE of this node");
+      throw ProtocolError(400, "type '" + *type_name + "' is not used by any CE of this node");
     const rt::TypeOps& type = *ti->second;
-    auto bytes = body(req, opt.max_body_bytes);
-    std::string_view view(bytes);
-    if (auto err = wire_error(type, view); !err.empty())
-      throw ProtocolError(400, "malformed " + type_name + ": " + err);
-    Value v{&type, exec->make_object(type), bytes.size()};
-    try {
-      type.deserialize(v.object.get(), view);
-    } catch (const std::exception& e) {
-      throw ProtocolError(400, "malformed " + type_name + ": " + e.what());
+    if (type.kind == rt::TypeKind::Object) {
+      return then(opt.max_body_bytes, [this, id, &type](const std::string& bytes) {
+        Value v{&type, exec->make_object(type), bytes.size()};
+        try {
+          type.deserialize(v.object.get(), bytes);
+        } catch (const std::exception& e) {
+          throw ProtocolError(400, std::string("malformed ") + type.name + ": " + e.what());
+        }
+        return store_value(id, std::move(v));
+      });
     }
+    return std::make_unique<ValueUpload>(*this, id, type);
+  }
+
+  // The body of a contiguous value: its framing into `head_`, then the payload straight into
+  // the new object's memory.
+  class ValueUpload final : public HttpExchange {
+   public:
+    ValueUpload(Impl& node, std::string id, const rt::TypeOps& type)
+        : node_(node), id_(std::move(id)), type_(type) {}
+    std::size_t body_limit() const override { return node_.opt.max_body_bytes; }
+    void start(std::size_t body_bytes) override { total_ = body_bytes; }
+    std::span<char> space() override {
+      if (!head_done_) {
+        head_done_ = true;
+        head_.resize(std::min(total_, wire_head_bytes(type_)));
+        return {head_.data(), head_.size()};
+      }
+      make();
+      return {static_cast<char*>(type_.data(object_.get())), total_ - head_.size()};
+    }
+    void finish(HttpReply reply) override {
+      reply.send(guarded([&] {
+        if (!head_done_) space();  // an empty body: the framing check refuses it
+        make();
+        return node_.store_value(id_, Value{&type_, std::move(object_), total_});
+      }));
+    }
+
+   private:
+    void make() {
+      if (object_) return;
+      std::vector<std::int64_t> extents;
+      if (auto err = framing_error(type_, head_, total_, &extents); !err.empty())
+        throw ProtocolError(400, std::string("malformed ") + type_.name + ": " + err);
+      object_ = node_.exec->make_object(type_);
+      type_.reshape(object_.get(), extents.data(), static_cast<int>(extents.size()));
+      if (type_.bytes(object_.get()) != total_ - head_.size())
+        throw ProtocolError(500, std::string("reshape of ") + type_.name + " disagrees");
+    }
+
+    Impl& node_;
+    std::string id_;
+    const rt::TypeOps& type_;
+    std::size_t total_ = 0;
+    bool head_done_ = false;
+    std::string head_;
+    std::shared_ptr<void> object_;
+  };
+
+  HttpResponse store_value(const std::string& id, Value v) {
+    std::size_t bytes = v.bytes;
+    const char* type_name = v.type->name;
     bool existed = store.get(id).has_value();
     if (!store.put(id, std::move(v))) throw ProtocolError(503, "the node's data store is full");
-    reply_json(req, existed ? http::status_codes::OK : http::status_codes::Created,
-               {{"id", id}, {"bytes", bytes.size()}, {"type", type_name}});
+    return json_response(existed ? 200 : 201, {{"id", id}, {"bytes", bytes}, {"type", type_name}});
   }
 
-  void get_data(const http::http_request& req, const std::string& id) {
+  // GET /v1/data/{id}: the framing, then a contiguous payload sent from the stored object.
+  HttpResponse get_data(const std::string& id) {
     auto v = store.get(id);
     if (!v) throw ProtocolError(404, "unknown data '" + id + "'");
-    auto bytes = std::make_shared<std::string>();
-    v->type->serialize(v->object.get(), *bytes);
-    http::http_response r(http::status_codes::OK);
-    r.headers().add("X-CEI-Type", v->type->name);
-    // The response streams straight out of the serialized string (no second copy).
-    auto size = bytes->size();
-    r.set_body(Concurrency::streams::rawptr_stream<uint8_t>::open_istream(
-                   reinterpret_cast<const uint8_t*>(bytes->data()), size),
-               size, "application/octet-stream");
-    req.reply(r).then([bytes](pplx::task<void> t) {
-      try {
-        t.get();
-      } catch (...) {  // the client went away: nothing to tell anyone
-      }
-    });
+    HttpResponse r;
+    r.headers = {{"Content-Type", "application/octet-stream"}, {"X-CEI-Type", v->type->name}};
+    const rt::TypeOps& type = *v->type;
+    if (type.kind == rt::TypeKind::Object) {
+      type.serialize(v->object.get(), r.body);
+      return r;
+    }
+    std::vector<std::int64_t> head{type.rank};
+    for (int d = 0; d < type.rank; ++d) head.push_back(type.extent(v->object.get(), d));
+    r.body.assign(reinterpret_cast<const char*>(head.data()), head.size() * sizeof(std::int64_t));
+    r.more.push_back(boost::asio::buffer(type.data(v->object.get()), type.bytes(v->object.get())));
+    r.keep = v->object;
+    return r;
   }
 
-  void delete_data(const http::http_request& req, const std::string& id) {
+  HttpResponse delete_data(const std::string& id) {
     if (!store.erase(id)) throw ProtocolError(404, "unknown data '" + id + "'");
-    req.reply(http::status_codes::NoContent);
+    HttpResponse r;
+    r.status = 204;
+    return r;
   }
 
-  void submit(const http::http_request& req) {
-    auto bytes = body(req, opt.max_json_bytes);
-    auto r = remote::parse_task_request(bytes);
+  HttpResponse submit(const std::string& body) {
+    auto r = remote::parse_task_request(body);
     const auto* ce = find(r.interface_name, r.ce);
     if (!ce) throw ProtocolError(404, "unknown CE " + r.interface_name + "::" + r.ce);
     if (r.args.size() != ce->nparams) {
@@ -456,20 +610,19 @@ struct Node::Impl {
         ++h.runs;
       }
       active.fetch_sub(1);  // before anyone learns it finished: a new task may take its place
-      {
-        std::lock_guard lock(state->mu);
-        state->state = message.empty() ? "done" : "failed";
-        state->error = message;
-        state->exec_s = secs;
-      }
-      state->cv.notify_all();
+      std::lock_guard lock(state->mu);
+      state->state = message.empty() ? "done" : "failed";
+      state->error = message;
+      state->exec_s = secs;
+      // Under the lock: Node::close clears the waiters under it before the server goes.
+      for (auto& w : state->waiters) w->reply.post([w] { w->answer(); });
+      state->waiters.clear();
     };
     exec->run(std::move(job));
-    reply_json(req, http::status_codes::Accepted,
-               {{"id", id}, {"state", "queued"}, {"outputs", outputs}});
+    return json_response(202, {{"id", id}, {"state", "queued"}, {"outputs", outputs}});
   }
 
-  void status(const http::http_request& req, const std::string& id) {
+  void status(const std::string& id, const std::string& query, const HttpReply& reply) {
     std::shared_ptr<TaskState> state;
     {
       std::lock_guard lock(tasks_mu);
@@ -478,7 +631,7 @@ struct Node::Impl {
       state = it->second;
     }
     long wait_ms = 0;
-    auto q = http::uri::split_query(req.relative_uri().query());
+    auto q = split_query(query);
     if (auto w = q.find("wait_ms"); w != q.end()) {
       try {
         std::size_t used = 0;
@@ -490,18 +643,11 @@ struct Node::Impl {
       wait_ms = std::min(wait_ms, kMaxWaitMs);
     }
     std::unique_lock lock(state->mu);
-    auto finished = [&] { return state->state == "done" || state->state == "failed"; };
-    if (wait_ms > 0 && !finished()) {
-      if (long_polls.fetch_add(1) < kMaxLongPolls) {
-        state->cv.wait_for(lock, std::chrono::milliseconds(wait_ms), finished);
-      }
-      long_polls.fetch_sub(1);
-    }
-    json j{{"id", id}, {"state", state->state}, {"outputs", state->outputs}};
-    if (finished()) j["exec_s"] = state->exec_s;
-    if (!state->error.empty()) j["error"] = state->error;
+    if (wait_ms == 0 || finished(*state)) return reply.send(status_response(id, *state));
+    auto poll = std::make_shared<LongPoll>(reply, state, id);
+    state->waiters.push_back(poll);
     lock.unlock();
-    reply_json(req, http::status_codes::OK, j);
+    poll->start(wait_ms);
   }
 };
 
@@ -520,39 +666,18 @@ std::string Node::url() const {
 }
 
 void Node::open() {
-  remote::use_fast_continuations();
-  http::experimental::listener::http_listener_config cfg;
   const auto& o = impl_->opt;
-  if (!o.tls_cert.empty() || !o.tls_key.empty()) {
-    if (o.tls_cert.empty() || o.tls_key.empty()) {
-      throw std::invalid_argument("TLS needs both a certificate and a private key");
-    }
-    cfg.set_ssl_context_callback([cert = o.tls_cert, key = o.tls_key,
-                                  dh = o.tls_dh](boost::asio::ssl::context& ctx) {
-      ctx.set_options(boost::asio::ssl::context::default_workarounds |
-                      boost::asio::ssl::context::no_sslv2 | boost::asio::ssl::context::no_sslv3 |
-                      boost::asio::ssl::context::no_tlsv1 | boost::asio::ssl::context::no_tlsv1_1);
-      ctx.use_certificate_chain_file(cert);
-      ctx.use_private_key_file(key, boost::asio::ssl::context::pem);
-      if (!dh.empty()) ctx.use_tmp_dh_file(dh);
-    });
-  }
-  impl_->listener =
-      std::make_unique<http::experimental::listener::http_listener>(impl_->url(), cfg);
-  auto handle = [this](http::http_request req) { impl_->handle(std::move(req)); };
-  impl_->listener->support(handle);
-  // cpprest answers TRACE (an echo) and OPTIONS itself unless they have handlers of their own:
-  // ours gives them 405 like every method a path lacks.
-  impl_->listener->support(http::methods::TRCE, handle);
-  impl_->listener->support(http::methods::OPTIONS, handle);
-  impl_->listener->open().wait();
+  HttpServerOptions h;
+  h.host = o.host;
+  h.port = o.port;
+  h.tls_cert = o.tls_cert;
+  h.tls_key = o.tls_key;
+  h.tls_dh = o.tls_dh;
+  impl_->server = std::make_unique<HttpServer>(*impl_, h);
 }
 
 void Node::close() {
-  if (impl_->listener) {
-    impl_->listener->close().wait();
-    impl_->listener.reset();
-  }
+  impl_->stop_serving();
 }
 
 }  // namespace cei::worker

@@ -4,12 +4,24 @@
 
 #include <cei/rt/type_ops.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cei::worker {
 
 // "" when `bytes` is a well-formed value of `type`'s framing, else what is wrong.
 std::string wire_error(const rt::TypeOps& type, std::string_view bytes);
+
+// Bytes of the rank and extents before a contiguous value's payload.
+std::size_t wire_head_bytes(const rt::TypeOps& type);
+
+// The same check before the payload has arrived: `head` holds the body's first bytes (at least
+// wire_head_bytes, or all of a shorter body), `total` is the body's size. On success `extents`
+// receives the value's extents.
+std::string framing_error(const rt::TypeOps& type, std::string_view head, std::size_t total,
+                          std::vector<std::int64_t>* extents = nullptr);
 
 }  // namespace cei::worker

@@ -1,0 +1,502 @@
+#include "http_server.hpp"
+
+#include "protocol.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace cei::worker {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr auto kIdle = std::chrono::seconds(120);     // a keep-alive connection between requests
+constexpr auto kProgress = std::chrono::seconds(30);  // one read or write of a body, or a handshake
+constexpr auto kChunked = std::chrono::seconds(300);  // a whole chunked body
+constexpr auto kLinger = std::chrono::seconds(2);     // reading what a refused client still sends
+constexpr std::uint32_t kHeaderLimit = 64 << 10;
+constexpr std::uint64_t kSkipLimit = 64 << 20;  // refused bodies up to this are read and dropped,
+                                                // so that the connection stays usable
+constexpr std::size_t kScratch = 64 << 10;
+
+struct Life {
+  std::mutex mu;
+  bool running = true;
+};
+
+bool is_http_error(const beast::error_code& ec) {
+  return ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category();
+}
+
+std::string clean(std::string_view s) {  // header values must not smuggle in lines
+  std::string out(s);
+  std::replace_if(
+      out.begin(), out.end(), [](char c) { return c == '\r' || c == '\n'; }, ' ');
+  return out;
+}
+
+}  // namespace
+
+class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+ public:
+  virtual ~HttpConnection() = default;
+  virtual void respond(HttpResponse response) = 0;  // on the strand
+  virtual asio::any_io_executor executor() = 0;
+};
+
+void HttpReply::send(HttpResponse response) const {
+  auto r = std::make_shared<HttpResponse>(std::move(response));
+  post([c = connection_, r] { c->respond(std::move(*r)); });
+}
+
+void HttpReply::post(std::function<void()> f) const {
+  auto& life = *static_cast<Life*>(life_.get());
+  std::lock_guard lock(life.mu);
+  if (life.running) asio::post(connection_->executor(), std::move(f));
+}
+
+asio::any_io_executor HttpReply::executor() const {
+  return connection_->executor();
+}
+
+namespace {
+
+class Head final : public HttpHead {
+ public:
+  explicit Head(const bhttp::request_parser<bhttp::empty_body>& p) : p_(p) {}
+  std::string_view method() const override {
+    auto m = p_.get().method_string();
+    return {m.data(), m.size()};
+  }
+  std::string_view target() const override {
+    auto t = p_.get().target();
+    return {t.data(), t.size()};
+  }
+  std::string_view header(std::string_view name) const override {
+    auto v = p_.get()[beast::string_view(name.data(), name.size())];
+    return {v.data(), v.size()};
+  }
+  std::optional<std::uint64_t> content_length() const override {
+    if (p_.chunked()) return std::nullopt;
+    return p_.content_length().value_or(0);
+  }
+
+ private:
+  const bhttp::request_parser<bhttp::empty_body>& p_;
+};
+
+// One connection: head, body, answer, and again while the client keeps it alive.
+template <class Stream>
+class Session final : public HttpConnection {
+ public:
+  template <class... Args>
+  Session(HttpHandler& handler, std::shared_ptr<Life> life, Args&&... args)
+      : stream_(std::forward<Args>(args)...), handler_(handler), life_(std::move(life)) {}
+
+  void run() {
+    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+      read_head();
+    } else {
+      tcp().expires_after(kProgress);
+      stream_.async_handshake(asio::ssl::stream_base::server,
+                              [self = self()](beast::error_code ec) {
+                                if (ec) return self->close();
+                                self->read_head();
+                              });
+    }
+  }
+
+  asio::any_io_executor executor() override { return stream_.get_executor(); }
+
+  void respond(HttpResponse response) override {
+    if (replied_) return;  // one answer per request
+    replied_ = true;
+    write(std::move(response), keep_alive_ ? Then::Next : Then::Linger);
+  }
+
+ private:
+  enum class Then { Next, Skip, Linger };
+
+  std::shared_ptr<Session> self() { return std::static_pointer_cast<Session>(shared_from_this()); }
+  beast::tcp_stream& tcp() { return beast::get_lowest_layer(stream_); }
+
+  void read_head() {
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimit);
+    parser_->body_limit(std::numeric_limits<std::uint64_t>::max());  // exchanges set their own
+    exchange_.reset();
+    space_ = {};
+    used_ = 0;
+    replied_ = false;
+    tcp().expires_after(kIdle);
+    bhttp::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = self()](beast::error_code ec, std::size_t) { self->on_head(ec); });
+  }
+
+  void on_head(beast::error_code ec) {
+    if (ec) {
+      // A client closing between requests, a timeout, a reset: nothing to answer.
+      if (!is_http_error(ec) || ec == bhttp::error::end_of_stream ||
+          ec == bhttp::error::partial_message) {
+        return close();
+      }
+      keep_alive_ = false;
+      replied_ = true;
+      std::string what = ec == bhttp::error::header_limit
+                             ? "request head exceeds " + std::to_string(kHeaderLimit) + " bytes"
+                             : "malformed HTTP request: " + ec.message();
+      return write(handler_.error(400, what), Then::Linger);
+    }
+    keep_alive_ = parser_->get().keep_alive();
+    head_only_ = parser_->get().method() == bhttp::verb::head;
+    chunked_ = parser_->chunked();
+    body_left_ = chunked_ ? 0 : parser_->content_length().value_or(0);
+    auto expect = parser_->get()[bhttp::field::expect];
+    expect_continue_ = beast::iequals(expect, "100-continue");
+    std::variant<HttpResponse, std::unique_ptr<HttpExchange>> admitted;
+    try {
+      admitted = handler_.admit(Head(*parser_));
+    } catch (const std::exception& e) {
+      admitted = handler_.error(500, e.what());
+    }
+    if (auto* r = std::get_if<HttpResponse>(&admitted)) return refuse(std::move(*r));
+    exchange_ = std::move(std::get<std::unique_ptr<HttpExchange>>(admitted));
+    auto limit = exchange_->body_limit();
+    if (!chunked_ && body_left_ > limit) {
+      return refuse(handler_.error(413, "body of " + std::to_string(body_left_) +
+                                            " bytes exceeds the limit of " +
+                                            std::to_string(limit)));
+    }
+    if (expect_continue_ && (chunked_ || body_left_ > 0) && buffer_.size() == 0) {
+      static constexpr char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
+      tcp().expires_after(kProgress);
+      return asio::async_write(stream_, asio::buffer(kContinue, sizeof kContinue - 1),
+                               [self = self()](beast::error_code ec, std::size_t) {
+                                 if (ec) return self->close();
+                                 self->read_body_start();
+                               });
+    }
+    read_body_start();
+  }
+
+  void read_body_start() {
+    if (chunked_) return read_chunked();
+    if (!guard([&] { exchange_->start(body_left_); })) return;
+    read_body();
+  }
+
+  // Runs an exchange's step; a refusal it throws is answered and false returned.
+  template <class F>
+  bool guard(F f) {
+    try {
+      f();
+      return true;
+    } catch (const remote::ProtocolError& e) {
+      refuse(handler_.error(e.status(), e.what()));
+    } catch (const std::exception& e) {
+      refuse(handler_.error(500, e.what()));
+    }
+    return false;
+  }
+
+  // The body goes where the exchange says: what the head's read brought along first, then
+  // reads straight into that memory, as large as the socket gives.
+  void read_body() {
+    while (body_left_ > 0) {
+      if (used_ == space_.size()) {
+        if (!guard([&] { space_ = exchange_->space(); })) return;
+        used_ = 0;
+        if (space_.empty() || space_.size() > body_left_) {
+          return refuse(handler_.error(500, "the exchange gave no room for the body"));
+        }
+      }
+      std::size_t want = space_.size() - used_;
+      if (buffer_.size() > 0) {
+        std::size_t n =
+            asio::buffer_copy(asio::buffer(space_.data() + used_, want), buffer_.data());
+        buffer_.consume(n);
+        used_ += n;
+        body_left_ -= n;
+        continue;
+      }
+      tcp().expires_after(kProgress);
+      return stream_.async_read_some(asio::buffer(space_.data() + used_, want),
+                                     [self = self()](beast::error_code ec, std::size_t n) {
+                                       if (ec) return self->close();  // truncated body
+                                       self->used_ += n;
+                                       self->body_left_ -= n;
+                                       self->read_body();
+                                     });
+    }
+    finish();
+  }
+
+  void read_chunked() {
+    chunked_parser_ =
+        std::make_unique<bhttp::request_parser<bhttp::string_body>>(std::move(*parser_));
+    chunked_parser_->body_limit(exchange_->body_limit());
+    tcp().expires_after(kChunked);
+    bhttp::async_read(stream_, buffer_, *chunked_parser_,
+                      [self = self()](beast::error_code ec, std::size_t) { self->on_chunked(ec); });
+  }
+
+  void on_chunked(beast::error_code ec) {
+    if (ec == bhttp::error::body_limit) {
+      return refuse(handler_.error(
+          413, "body exceeds the limit of " + std::to_string(exchange_->body_limit())));
+    }
+    if (ec && is_http_error(ec) && ec != bhttp::error::partial_message) {
+      return refuse(handler_.error(400, "malformed chunked body: " + ec.message()));
+    }
+    if (ec) return close();
+    std::string body = std::move(chunked_parser_->get().body());
+    chunked_parser_.reset();
+    chunked_ = false;  // read in full: the connection is usable again
+    if (!guard([&] { exchange_->start(body.size()); })) return;
+    std::size_t at = 0;
+    while (at < body.size()) {
+      std::span<char> s;
+      if (!guard([&] { s = exchange_->space(); })) return;
+      if (s.empty() || s.size() > body.size() - at) {
+        return refuse(handler_.error(500, "the exchange gave no room for the body"));
+      }
+      std::copy_n(body.data() + at, s.size(), s.data());
+      at += s.size();
+    }
+    finish();
+  }
+
+  void finish() {
+    auto exchange = std::move(exchange_);
+    try {
+      exchange->finish(HttpReply(shared_from_this(), life_));
+    } catch (const std::exception& e) {  // exchanges answer their own errors; this is a bug
+      respond(handler_.error(500, e.what()));
+    }
+  }
+
+  // An answer before (or instead of) reading the body: the unread rest is dropped when small
+  // enough to keep the connection, else the connection closes after the answer.
+  void refuse(HttpResponse response) {
+    replied_ = true;
+    exchange_.reset();
+    bool skippable = !chunked_ && !expect_continue_ && body_left_ <= kSkipLimit;
+    write(std::move(response), keep_alive_ && skippable ? Then::Skip : Then::Linger);
+  }
+
+  void write(HttpResponse r, Then then) {
+    then_ = then;
+    out_ = std::move(r);
+    std::size_t length = out_.body.size();
+    for (const auto& b : out_.more) length += b.size();
+    bool bodiless = out_.status == 204 || out_.status == 304 || out_.status < 200;
+    head_ = "HTTP/1.1 " + std::to_string(out_.status) + " ";
+    auto reason = bhttp::obsolete_reason(static_cast<bhttp::status>(out_.status));
+    head_.append(reason.data(), reason.size());
+    head_ += "\r\n";
+    for (const auto& [name, value] : out_.headers)
+      head_ += clean(name) + ": " + clean(value) + "\r\n";
+    if (!bodiless) head_ += "Content-Length: " + std::to_string(length) + "\r\n";
+    if (then_ == Then::Linger) head_ += "Connection: close\r\n";
+    head_ += "\r\n";
+    std::vector<asio::const_buffer> buffers{asio::buffer(head_)};
+    if (!bodiless && !head_only_) {
+      if (!out_.body.empty()) buffers.push_back(asio::buffer(out_.body));
+      for (const auto& b : out_.more) {
+        if (b.size() > 0) buffers.push_back(b);
+      }
+    }
+    pending_.emplace(std::move(buffers));
+    write_some();
+  }
+
+  // One gathered write per step, as much as the socket takes.
+  void write_some() {
+    if (beast::buffer_bytes(*pending_) == 0) return written();
+    tcp().expires_after(kProgress);
+    stream_.async_write_some(*pending_, [self = self()](beast::error_code ec, std::size_t n) {
+      if (ec) return self->close();
+      self->pending_->consume(n);
+      self->write_some();
+    });
+  }
+
+  void written() {
+    pending_.reset();
+    out_ = {};  // releases what `keep` held
+    switch (then_) {
+      case Then::Next:
+        return read_head();
+      case Then::Skip:
+        return skip();
+      case Then::Linger:
+        return linger();
+    }
+  }
+
+  void skip() {
+    std::size_t n = std::min<std::uint64_t>(body_left_, buffer_.size());
+    buffer_.consume(n);
+    body_left_ -= n;
+    if (body_left_ == 0) return read_head();
+    scratch_.resize(kScratch);
+    tcp().expires_after(kProgress);
+    stream_.async_read_some(
+        asio::buffer(scratch_.data(), std::min<std::uint64_t>(body_left_, scratch_.size())),
+        [self = self()](beast::error_code ec, std::size_t n) {
+          if (ec) return self->close();
+          self->body_left_ -= n;
+          self->skip();
+        });
+  }
+
+  // Closes gracefully: no more sending, and what the client still sends is read (for a
+  // while) so that it sees the answer rather than a reset.
+  void linger() {
+    beast::error_code ignored;
+    tcp().socket().shutdown(tcp::socket::shutdown_send, ignored);
+    scratch_.resize(kScratch);
+    linger_left_ = kSkipLimit;
+    tcp().expires_after(kLinger);
+    drain();
+  }
+  void drain() {
+    tcp().async_read_some(asio::buffer(scratch_),
+                          [self = self()](beast::error_code ec, std::size_t n) {
+                            if (ec || n >= self->linger_left_) return self->close();
+                            self->linger_left_ -= n;
+                            self->drain();
+                          });
+  }
+
+  void close() {
+    beast::error_code ignored;
+    tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
+    tcp().close();
+  }
+
+  Stream stream_;
+  HttpHandler& handler_;
+  std::shared_ptr<Life> life_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::empty_body>> parser_;
+  std::unique_ptr<bhttp::request_parser<bhttp::string_body>> chunked_parser_;
+  std::unique_ptr<HttpExchange> exchange_;
+  std::uint64_t body_left_ = 0;
+  std::span<char> space_;
+  std::size_t used_ = 0;
+  bool keep_alive_ = true, head_only_ = false, chunked_ = false, expect_continue_ = false;
+  bool replied_ = false;
+  Then then_ = Then::Next;
+  HttpResponse out_;
+  std::string head_;
+  std::optional<beast::buffers_suffix<std::vector<asio::const_buffer>>> pending_;
+  std::vector<char> scratch_;
+  std::uint64_t linger_left_ = 0;
+};
+
+}  // namespace
+
+struct HttpServer::Impl {
+  HttpHandler& handler;
+  std::shared_ptr<Life> life = std::make_shared<Life>();
+  std::optional<asio::ssl::context> ssl;  // before the io_context: sessions use it until then
+  asio::io_context ioc;
+  tcp::acceptor acceptor{ioc};
+  std::vector<std::thread> threads;
+
+  explicit Impl(HttpHandler& h) : handler(h) {}
+
+  void accept() {
+    acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket s) {
+      if (!acceptor.is_open()) return;
+      if (!ec) {
+        beast::error_code ignored;
+        s.set_option(tcp::no_delay(true), ignored);
+        if (ssl) {
+          std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(handler, life,
+                                                                          std::move(s), *ssl)
+              ->run();
+        } else {
+          std::make_shared<Session<beast::tcp_stream>>(handler, life, std::move(s))->run();
+        }
+      }
+      accept();
+    });
+  }
+};
+
+HttpServer::HttpServer(HttpHandler& handler, const HttpServerOptions& o)
+    : impl_(std::make_unique<Impl>(handler)) {
+  auto& m = *impl_;
+  if (!o.tls_cert.empty() || !o.tls_key.empty()) {
+    if (o.tls_cert.empty() || o.tls_key.empty()) {
+      throw std::invalid_argument("TLS needs both a certificate and a private key");
+    }
+    m.ssl.emplace(asio::ssl::context::tls_server);
+    m.ssl->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                       asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                       asio::ssl::context::no_tlsv1_1);
+    m.ssl->use_certificate_chain_file(o.tls_cert);
+    m.ssl->use_private_key_file(o.tls_key, asio::ssl::context::pem);
+    if (!o.tls_dh.empty()) m.ssl->use_tmp_dh_file(o.tls_dh);
+  }
+  tcp::resolver resolver(m.ioc);
+  auto endpoint = resolver.resolve(o.host, std::to_string(o.port))->endpoint();
+  m.acceptor.open(endpoint.protocol());
+  m.acceptor.set_option(asio::socket_base::reuse_address(true));
+  m.acceptor.bind(endpoint);
+  m.acceptor.listen(asio::socket_base::max_listen_connections);
+  m.accept();
+  unsigned n = o.threads ? o.threads : std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+  for (unsigned i = 0; i < n; ++i) {
+    m.threads.emplace_back([&m] {
+      for (;;) {
+        try {
+          m.ioc.run();
+          return;
+        } catch (const std::exception&) {  // one request's failure must not end the server
+        }
+      }
+    });
+  }
+}
+
+HttpServer::~HttpServer() {
+  stop();
+}
+
+void HttpServer::stop() {
+  auto& m = *impl_;
+  {
+    std::lock_guard lock(m.life->mu);
+    if (!m.life->running) return;
+    m.life->running = false;
+  }
+  m.ioc.stop();
+  for (auto& t : m.threads) t.join();
+  m.threads.clear();
+  beast::error_code ignored;
+  m.acceptor.close(ignored);
+}
+
+}  // namespace cei::worker

@@ -1,0 +1,119 @@
+// The worker node's HTTP/1.1 transport (Boost.Beast over asio, asio::ssl for https). Beast parses
+// request heads; bodies with a Content-Length are read straight into the memory the handler names
+// in large reads, and responses go out as one gathered write of the head and the body's buffers
+// where they already lie. One strand per connection, a small thread pool for all of them.
+//
+//   struct Api : cei::worker::HttpHandler { ... };
+//   Api api;
+//   cei::worker::HttpServer server(api, {.host = "127.0.0.1", .port = 8080});
+//   ...
+//   server.stop();  // no more requests; connections close when `server` is destroyed
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/buffer.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace cei::worker {
+
+struct HttpResponse {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;  // Content-Length is added
+  std::string body;
+  // Sent after `body` from where they lie (no copy); `keep` owns that memory until then.
+  std::vector<boost::asio::const_buffer> more;
+  std::shared_ptr<const void> keep;
+};
+
+// A request whose head has arrived.
+class HttpHead {
+ public:
+  virtual ~HttpHead() = default;
+  virtual std::string_view method() const = 0;
+  virtual std::string_view target() const = 0;  // as sent: path and query, not decoded
+  virtual std::string_view header(std::string_view name) const = 0;  // "" when absent
+  virtual std::optional<std::uint64_t> content_length() const = 0;   // none: chunked
+};
+
+class HttpConnection;
+
+// Answers one request, once, from any thread.
+class HttpReply {
+ public:
+  HttpReply(std::shared_ptr<HttpConnection> connection, std::shared_ptr<void> life)
+      : connection_(std::move(connection)), life_(std::move(life)) {}
+  void send(HttpResponse response) const;
+  // Runs `f` on the connection's strand, unless the server has stopped.
+  void post(std::function<void()> f) const;
+  boost::asio::any_io_executor executor() const;  // the connection's strand
+
+ private:
+  std::shared_ptr<HttpConnection> connection_;
+  std::shared_ptr<void> life_;
+};
+
+// A request the handler accepted: where its body goes and what happens once it is in.
+class HttpExchange {
+ public:
+  virtual ~HttpExchange() = default;
+  virtual std::size_t body_limit() const = 0;  // larger bodies get 413 unread
+  // The body's size, once known (its Content-Length, or a chunked body read in full).
+  virtual void start(std::size_t body_bytes) { body_.resize(body_bytes); }
+  // The memory the next body bytes fill, in order, until they add up to the body's size.
+  // Throws remote::ProtocolError to refuse the body (e.g. malformed framing).
+  virtual std::span<char> space() { return {body_.data(), body_.size()}; }
+  // The body is in (on the connection's strand): answer through `reply`, now or later.
+  virtual void finish(HttpReply reply) = 0;
+
+ protected:
+  std::string body_;  // the default destination: one string of the body's size
+};
+
+class HttpHandler {
+ public:
+  virtual ~HttpHandler() = default;
+  // On the connection's strand, right after the head: an answer now (the body is skipped) or
+  // the exchange that takes the body.
+  virtual std::variant<HttpResponse, std::unique_ptr<HttpExchange>> admit(const HttpHead& head) = 0;
+  // The answer to what the transport refuses itself: malformed HTTP (400), bodies over the
+  // exchange's limit (413), a ProtocolError thrown by an exchange.
+  virtual HttpResponse error(int status, const std::string& message) = 0;
+};
+
+struct HttpServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  std::string tls_cert, tls_key, tls_dh;  // PEM files; cert and key set: https
+  unsigned threads = 0;                   // 0: one per core, 2 to 8
+};
+
+class HttpServer {
+ public:
+  // Listens at once; throws when the address is taken or the TLS files do not load.
+  HttpServer(HttpHandler& handler, const HttpServerOptions& options);
+  ~HttpServer();  // stop(), then every connection closes
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+  // Stops the threads (a handler running finishes first) and closes the listener; replies sent
+  // later are dropped. Connections, and what pending replies hold, go with the server: drop
+  // outside references to HttpReply objects before destroying it. Idempotent.
+  void stop();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cei::worker
