@@ -6,7 +6,7 @@
 // strategies taking turns so that the machine's load drifts over all of them alike. The median
 // time of every split goes to stderr.
 //
-//   cei_policies_bench [--reps N] [--kernel bezier.cl] [--config platforms.toml]
+//   cei_policies_bench [--reps N] [--blocks N] [--kernel bezier.cl] [--config platforms.toml]
 //
 // The kernel and the config default to the copies the build puts next to the executable.
 // CEI_CPU_CORES picks the CPU platform's cores; CEI_PLATFORMS, when set, wins over --config.
@@ -51,6 +51,7 @@ constexpr int kResolution = 1024, kSide = 16;
 
 struct Options {
   int reps = 5;
+  int blocks = 0;  // 0: 1, 4, 16 and 64; else only that count (to trace one case)
   fs::path kernel, config;
 };
 
@@ -58,7 +59,7 @@ struct Options {
 // copy of the folder) works wherever it is.
 Options parse(int argc, char** argv) {
   const fs::path here = fs::canonical("/proc/self/exe").parent_path();
-  Options o{5, here / "bezier.cl", here / "platforms.toml"};
+  Options o{5, 0, here / "bezier.cl", here / "platforms.toml"};
   for (int i = 1; i < argc; ++i) {
     auto value = [&]() -> const char* {
       if (i + 1 >= argc) throw std::runtime_error(std::string(argv[i]) + " needs a value");
@@ -66,6 +67,8 @@ Options parse(int argc, char** argv) {
     };
     if (!std::strcmp(argv[i], "--reps"))
       o.reps = std::max(1, std::atoi(value()));
+    else if (!std::strcmp(argv[i], "--blocks"))
+      o.blocks = std::atoi(value());
     else if (!std::strcmp(argv[i], "--kernel"))
       o.kernel = value();
     else if (!std::strcmp(argv[i], "--config"))
@@ -73,7 +76,7 @@ Options parse(int argc, char** argv) {
     else
       throw std::runtime_error(
           std::string("unknown argument ") + argv[i] +
-          " (usage: [--reps N] [--kernel bezier.cl] [--config platforms.toml])");
+          " (usage: [--reps N] [--blocks N] [--kernel bezier.cl] [--config platforms.toml])");
   }
   return o;
 }
@@ -253,6 +256,7 @@ int run(const Options& o) {
   split(patch.ce, control, 4, 0);
   for (int per_side : {1, 2, 4, 8}) {
     const int n = per_side * per_side;
+    if (o.blocks && o.blocks != n) continue;
     std::vector<std::vector<Result>> splits(n + 1);
     std::vector<Result> perf, en;
     for (int rep = 0; rep < o.reps; ++rep) {
