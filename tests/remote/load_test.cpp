@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
@@ -166,6 +167,7 @@ struct Child {
     Child c;
     c.pid = fork();
     if (c.pid == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);  // dies with the test, even one that aborts
       for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
       std::vector<char*> argv;
       for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));

@@ -33,5 +33,9 @@ TEST(Renaming, ReadAfterWriteStillSerialises) {
   auto took = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(y, Vec(4, 2));
   EXPECT_GE(took, std::chrono::milliseconds(78));
-  EXPECT_LT(took, std::chrono::milliseconds(230));  // not 3 x 80 ms: writes are renamed
+  // Not one after the other: without renaming every write would wait for the read before it and
+  // at most one slow task would ever run. (Counted, not timed: sanitizers and load stretch time.)
+  if (rt::Runtime::instance().find_platform("cpu")->workers() >= 2) {
+    EXPECT_GE(peak.load(), 2);
+  }
 }

@@ -17,17 +17,24 @@ using Vec = std::vector<std::int64_t>;
 
 // The native implementations (what a user's `ops::` namespace would hold).
 namespace ops {
+// Random programs drive values far: arithmetic wraps (unsigned, two's complement) instead of
+// overflowing, which would be undefined behaviour.
+inline std::uint64_t u(std::int64_t v) {
+  return static_cast<std::uint64_t>(v);
+}
+inline std::int64_t wrap(std::uint64_t v) {
+  return static_cast<std::int64_t>(v);
+}
 inline void scale_add(Vec& a, const Vec& b, std::int64_t k) {  // inout a, in b, in k
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = a[i] * 3 + b[i % b.size()] + k;
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = wrap(u(a[i]) * 3u + u(b[i % b.size()]) + u(k));
 }
 inline void derive(const Vec& a, Vec& b, std::int64_t k) {  // in a, out b, in k
   b.assign(a.size(), 0);
-  for (std::size_t i = 0; i < a.size(); ++i)
-    b[i] = a[a.size() - 1 - i] - k * static_cast<std::int64_t>(i);
+  for (std::size_t i = 0; i < a.size(); ++i) b[i] = wrap(u(a[a.size() - 1 - i]) - u(k) * i);
 }
 inline Vec combine(const Vec& a, const Vec& b) {  // returns a value
   Vec r(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) r[i] = a[i] * 2 - b[i % b.size()];
+  for (std::size_t i = 0; i < a.size(); ++i) r[i] = wrap(u(a[i]) * 2u - u(b[i % b.size()]));
   return r;
 }
 inline void increment(std::int64_t& x) {
