@@ -254,8 +254,15 @@ int main(int argc, char** argv) {
     finished += n;
   }
   const bool right = bad == 0 && tally->failed() == 0;
+#if defined(__SANITIZE_ADDRESS__)
+  // ASan keeps freed memory in its quarantine (RSS climbs by design) and replaces malloc (no heap
+  // figures): leaks are LeakSanitizer's to find there, so the flatness bound is not applied.
+  const bool flat = true;
+  std::printf("memory bound not applied: AddressSanitizer build (LeakSanitizer checks leaks)\n");
+#else
   const bool flat =
       last_rss <= first_rss + o.rss_slack_kib && last_heap <= first_heap + o.heap_slack_kib;
+#endif
   const bool mixed = !opencl || counts.size() >= 2;
   std::printf("results: %s (%ld mismatches, %ld failed tasks, %ld finished)\n",
               right ? "PASS" : "FAIL", bad, tally->failed(), finished);
