@@ -59,6 +59,17 @@ int listen_any(int& port) {
   return s;
 }
 
+int connect_loopback(int port) {
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
+    throw std::runtime_error("connect");
+  return s;
+}
+
 // Seconds to push `bytes` through one loopback TCP connection (1 MiB writes, reader drains into
 // one reused 1 MiB buffer, or with `fresh` into new memory of the full size, as a node must).
 double raw_tcp(std::size_t bytes, bool fresh = false) {
@@ -79,13 +90,7 @@ double raw_tcp(std::size_t bytes, bool fresh = false) {
     if (write(c, &ack, 1) != 1) std::perror("ack");
     close(c);
   });
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
-    throw std::runtime_error("connect");
+  int s = connect_loopback(port);
   std::vector<char> buf(1 << 20, 'x');
   auto t0 = Clock::now();
   std::size_t sent = 0;
@@ -101,17 +106,6 @@ double raw_tcp(std::size_t bytes, bool fresh = false) {
   reader.join();
   close(ls);
   return secs;
-}
-
-int connect_loopback(int port) {
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
-    throw std::runtime_error("connect");
-  return s;
 }
 
 void write_all(int s, const char* p, std::size_t n) {
