@@ -3,6 +3,8 @@
 #include "runtime_core.hpp"
 #include "version_impl.hpp"
 
+#include <cei/rt/decision/host_cores.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -24,8 +26,8 @@ CpuPlatform::CpuPlatform(Runtime& rt, PlatformConfig config)
       name_(config.name),
       config_(std::move(config)),
       meter_(MeterSampler::open_for(config_)) {
-  std::size_t threads = config_.cores > 0 ? static_cast<std::size_t>(config_.cores)
-                                          : std::max(1u, std::thread::hardware_concurrency());
+  std::size_t threads =
+      config_.cores > 0 ? static_cast<std::size_t>(config_.cores) : usable_cores();
   for (std::size_t i = 0; i < threads; ++i)
     threads_.emplace_back([this, i] {
       Worker w{this, static_cast<int>(i)};

@@ -1,5 +1,8 @@
 #include <cei/rt/decision/host_cores.hpp>
 
+#include <sched.h>
+
+#include <algorithm>
 #include <thread>
 
 namespace cei::rt {
@@ -41,8 +44,15 @@ double HostCores::fluid_end_s(double now_s, const Task& t, double work_core_s) c
   return now_s + (backlog_core_s(t) + work_core_s) / cores_;
 }
 
+unsigned usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 HostCores& host_cores() {
-  static HostCores cores(static_cast<double>(std::thread::hardware_concurrency()));
+  static HostCores cores(static_cast<double>(usable_cores()));
   return cores;
 }
 

@@ -1,49 +1,76 @@
 #include "impl.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 namespace cei::opencl {
 
 struct OpenCLPlatform::Impl::Callback {
+  const Impl* owner;
   std::weak_ptr<Impl> impl;
   Event event;
   std::function<void(cl_int)> fn;
-  std::atomic<bool> fired{false};
-  // Runs fn once, whoever gets here first: the driver's callback or a sweep.
+  // Runs fn as the driver would (it posts what enqueues), by whoever took it from the registry.
   void fire(cl_int status) {
-    if (fired.exchange(true)) return;
-    auto owner = impl.lock();
+    auto keep = impl.lock();
     const bool nested = in_event_callback;
-    in_event_callback = true;  // a sweep runs fn as the driver would: it posts what enqueues
+    in_event_callback = true;
     fn(status);
     fn = nullptr;  // and what it captured, before counting the platform's references
     in_event_callback = nested;
-    if (owner) {
-      {
-        std::lock_guard lock(owner->callbacks_mu);
-        owner->callbacks.erase(this);
-      }
-      // Never destroy the platform here (its destructor waits for the queue): hand the last
-      // reference to a thread of its own.
-      if (owner.use_count() == 1) std::thread([impl = std::move(owner)] {}).detach();
-    }
+    // Never destroy the platform here (its destructor waits for the queue): hand the last
+    // reference to a thread of its own.
+    if (keep && keep.use_count() == 1) std::thread([impl = std::move(keep)] {}).detach();
   }
 };
 
 namespace {
+// Every callback not run yet, by the key the driver holds. The driver gets a plain key, never an
+// owner: a callback the driver never calls (PoCL 3.1 does not, for a command failed through its
+// wait list) would otherwise leak, with the platform its function holds. Whoever takes a callback
+// out runs it — the driver's call or the platform's sweep — so it runs once; what a shutdown
+// takes out unrun is freed. Never destroyed: a driver thread may call back during exit.
+struct Registry {
+  std::mutex mu;
+  std::map<OpenCLPlatform::Impl::Callback*, std::shared_ptr<OpenCLPlatform::Impl::Callback>> live;
+
+  std::shared_ptr<OpenCLPlatform::Impl::Callback> take(OpenCLPlatform::Impl::Callback* key) {
+    std::lock_guard lock(mu);
+    auto it = live.find(key);
+    if (it == live.end()) return nullptr;
+    auto d = std::move(it->second);
+    live.erase(it);
+    return d;
+  }
+  // The callbacks of one platform not run yet, with the status of their events.
+  std::vector<std::pair<OpenCLPlatform::Impl::Callback*, cl_int>> of(
+      const OpenCLPlatform::Impl* owner);
+};
+Registry& registry() {
+  static auto* r = new Registry;
+  return *r;
+}
+
 void CL_CALLBACK event_done(cl_event, cl_int status, void* user) {
   // Runs on the driver's thread, without a hop to ours: completion only records, unpins and
   // finishes; whatever would enqueue sees in_event_callback and posts to the dispatcher.
-  std::unique_ptr<std::shared_ptr<OpenCLPlatform::Impl::Callback>> d(
-      static_cast<std::shared_ptr<OpenCLPlatform::Impl::Callback>*>(user));
-  (*d)->fire(status);
+  if (auto d = registry().take(static_cast<OpenCLPlatform::Impl::Callback*>(user))) d->fire(status);
 }
 
 cl_int status_of(cl_event e) {
   cl_int st = CL_COMPLETE;
   clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
   return st;
+}
+
+std::vector<std::pair<OpenCLPlatform::Impl::Callback*, cl_int>> Registry::of(
+    const OpenCLPlatform::Impl* owner) {
+  std::vector<std::pair<OpenCLPlatform::Impl::Callback*, cl_int>> out;
+  std::lock_guard lock(mu);
+  for (auto& [key, d] : live)
+    if (d->owner == owner) out.emplace_back(key, status_of(d->event.get()));
+  return out;
 }
 }  // namespace
 
@@ -115,33 +142,45 @@ void OpenCLPlatform::Impl::flush_all() {
 
 void OpenCLPlatform::Impl::on_complete(cl_event e, std::function<void(cl_int)> fn) {
   auto d = std::make_shared<Callback>();
+  d->owner = this;
   d->impl = weak_from_this();
   clRetainEvent(e);
   d->event = Event(e);
   d->fn = std::move(fn);
+  Callback* key = d.get();
   {
-    std::lock_guard lock(callbacks_mu);
-    callbacks.emplace(d.get(), d);
+    std::lock_guard lock(registry().mu);
+    registry().live.emplace(key, std::move(d));
   }
-  auto* user = new std::shared_ptr<Callback>(d);
-  cl_int err = clSetEventCallback(e, CL_COMPLETE, event_done, user);
-  if (err != CL_SUCCESS) {
-    delete user;
-    std::lock_guard lock(callbacks_mu);
-    callbacks.erase(d.get());
+  if (cl_int err = clSetEventCallback(e, CL_COMPLETE, event_done, key); err != CL_SUCCESS) {
+    registry().take(key);
     throw Error("clSetEventCallback", err);
   }
 }
 
 void OpenCLPlatform::Impl::sweep_failures() {
   if (!failures_seen.load()) return;
-  std::vector<std::shared_ptr<Callback>> pending;
-  {
-    std::lock_guard lock(callbacks_mu);
-    for (auto& [key, d] : callbacks) pending.push_back(d);
+  for (auto [key, st] : registry().of(this))
+    if (st < 0)
+      if (auto d = registry().take(key)) d->fire(st);
+}
+
+void OpenCLPlatform::Impl::settle_callbacks() {
+  // After clFinish: a failed command's callback is run here; a complete one's is the driver's to
+  // run, shortly; a command still short of complete never will be (failed through its wait list
+  // without a status of its own), and its callback is freed unrun.
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);;) {
+    bool awaited = false;
+    for (auto [key, st] : registry().of(this)) {
+      if (st == CL_COMPLETE && std::chrono::steady_clock::now() < deadline) {
+        awaited = true;
+      } else if (auto d = registry().take(key)) {
+        if (st < 0) d->fire(st);
+      }
+    }
+    if (!awaited) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  for (auto& d : pending)
-    if (cl_int st = status_of(d->event.get()); st < 0) d->fire(st);
 }
 
 std::shared_ptr<DeviceReplica> OpenCLPlatform::Impl::replica_of(rt::Version& v) {

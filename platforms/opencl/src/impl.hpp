@@ -131,10 +131,10 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // 3.1 never does): once any command has failed, the callbacks whose event ended in error are
   // run here, after each launch and while shutdown() waits.
   struct Callback;
-  std::mutex callbacks_mu;
-  std::map<Callback*, std::shared_ptr<Callback>> callbacks;  // registered, not run yet
   std::atomic<bool> failures_seen{false};
   void sweep_failures();
+  // Once the queues are finished: runs or frees every callback of this platform not run yet.
+  void settle_callbacks();
 
   void submit(rt::TaskPtr t);
   // r's inputs are all ready: launch it on this thread if allowed, else on the dispatcher.

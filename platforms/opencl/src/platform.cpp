@@ -139,6 +139,7 @@ void OpenCLPlatform::shutdown() {
     impl_->sweep_failures();
   }
   for (auto& q : impl_->queues) clFinish(q.get());
+  impl_->settle_callbacks();
 }
 
 Stats OpenCLPlatform::stats() const {

@@ -40,7 +40,12 @@ class HostCores {
   std::vector<std::pair<const Platform*, Backlog>> members_;
 };
 
-// The host's cores (std::thread::hardware_concurrency), shared by the platforms of the process.
+// The cores this process may run on (its CPU affinity mask, as taskset or a container's cpuset
+// leave it), at least 1. std::thread::hardware_concurrency counts the machine's, which over-offers
+// the host's platforms when the process is confined to fewer.
+unsigned usable_cores();
+
+// The process's usable cores, shared by the platforms of the process.
 HostCores& host_cores();
 
 }  // namespace cei::rt
