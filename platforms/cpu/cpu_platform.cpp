@@ -171,7 +171,7 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
           break;
         case Dir::InOut: {
           // Nothing else can read the old value: update it in place instead of copying.
-          void* s = in_place && a.in.use_count() == 1 ? impl(a.in.get())->take_storage() : nullptr;
+          void* s = in_place && last_reference(a.in) ? impl(a.in.get())->take_storage() : nullptr;
           if (!s) {
             s = fresh[i] = a.type->create();
             a.type->copy(s, a.in->host());

@@ -5,20 +5,33 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <mutex>
+#include <unordered_map>
 
 namespace cei::rt {
 
 namespace {
-// In-place readers finishing: rare (once per host value read by tasks), so one global pair.
+// In-place readers finishing: rare (once per host value read by tasks), so one global set.
+// The count, not the Datum's weak_ptr, says when they are gone: a reader decrements it under
+// alias_mu after its last read, which orders that read before the writer's next access;
+// weak_ptr::expired() is a relaxed load, which would not.
 std::mutex alias_mu;
 std::condition_variable alias_cv;
+std::unordered_map<const void*, int> live_aliases;  // under alias_mu
 
 constexpr std::uint64_t kUnnamedBase = std::uint64_t{1} << 48;
 std::atomic<std::uint64_t> unnamed_ids{kUnnamedBase};
 }  // namespace
 
-void notify_host_alias_released() {
+void host_alias_created(const void* host) {
   std::lock_guard g(alias_mu);
+  ++live_aliases[host];
+}
+
+void host_alias_released(const void* host) {
+  std::lock_guard g(alias_mu);
+  if (auto it = live_aliases.find(host); it != live_aliases.end() && --it->second == 0)
+    live_aliases.erase(it);
   alias_cv.notify_all();
 }
 
@@ -44,6 +57,7 @@ VersionPtr Analyzer::read_version(Datum& d) {
   if (auto alias = d.host_alias.lock()) return alias;
   VersionPtr alias =
       VersionImpl::ready(*d.type, d.id, 0, d.address, VersionImpl::Storage::HostAlias);
+  host_alias_created(d.address);
   d.host_alias = alias;
   return alias;
 }
@@ -118,9 +132,8 @@ std::vector<void*> Analyzer::data_under(const void* root) {
 }
 
 void Analyzer::wait_in_place_readers(Datum& d) {
-  if (d.host_alias.expired()) return;
   std::unique_lock g(alias_mu);
-  alias_cv.wait(g, [&] { return d.host_alias.expired(); });
+  alias_cv.wait(g, [&] { return !live_aliases.contains(d.address); });
 }
 
 std::exception_ptr Analyzer::update_host(Datum& d) {
@@ -133,7 +146,7 @@ std::exception_ptr Analyzer::update_host(Datum& d) {
     return std::current_exception();  // a failed version is reported once, then forgotten
   }
   wait_in_place_readers(d);  // they read the old host value
-  if (v.use_count() == 1 && !impl(v.get())->aliases_host())
+  if (last_reference(v) && !impl(v.get())->aliases_host())
     d.type->move(d.address, value);
   else
     d.type->copy(d.address, value);

@@ -28,7 +28,7 @@ VersionImpl::VersionImpl(const TypeOps& t, std::uint64_t datum, std::uint32_t nu
 VersionImpl::~VersionImpl() {
   void* h = host_.load(std::memory_order_relaxed);
   if (storage_ == Storage::HostAlias)
-    notify_host_alias_released();
+    host_alias_released(h);
   else if (h)
     type_->destroy(h);
 }

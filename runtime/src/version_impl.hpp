@@ -15,6 +15,17 @@
 
 namespace cei::rt {
 
+// True when `p` is the only reference left, with the accesses of every holder that let go of
+// its own ordered before this thread's next ones, so the object may be moved out or updated in
+// place. use_count() alone is a relaxed load that orders nothing: a task that just read the value
+// could overlap the write. Copying and dropping the pointer are acq_rel updates of the same count,
+// and the drop comes after the check, so it acquires every release the check saw.
+template <class T>
+bool last_reference(const std::shared_ptr<T>& p) {
+  std::shared_ptr<T> probe = p;
+  return probe.use_count() == 2;
+}
+
 class VersionImpl final : public Version, public std::enable_shared_from_this<VersionImpl> {
  public:
   enum class Storage : std::uint8_t { Owned, HostAlias };
@@ -62,7 +73,7 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   Version* to_handle();
   // Only the program's single handle refers to this version: its value may be moved out.
   bool only_one_handle() const {
-    return handles_.load(std::memory_order_acquire) == 1 && held_by_handles_.use_count() == 1;
+    return handles_.load(std::memory_order_acquire) == 1 && last_reference(held_by_handles_);
   }
 
  private:
@@ -89,7 +100,9 @@ inline VersionImpl* impl(Version* v) {
   return static_cast<VersionImpl*>(v);
 }
 
-// Wakes sync()/scope ends waiting for the program's objects to have no in-place readers.
-void notify_host_alias_released();
+// Counts the versions reading the program's object at `host` in place (HostAlias), and wakes
+// sync()/scope ends waiting for it to have none.
+void host_alias_created(const void* host);
+void host_alias_released(const void* host);
 
 }  // namespace cei::rt

@@ -254,8 +254,11 @@ TEST(OpenCLPlatform, KernelsRunningAtOnceStayWithinTheCap) {
   EXPECT_EQ(pocl()->max_inflight(), 1u);
   EXPECT_EQ(peak_kernels(0), 1u);
   EXPECT_LE(peak_kernels(2), 2u);
-  // What the cap prevents: uncapped, PoCL starts the ready kernels side by side.
-  EXPECT_GT(peak_kernels(64), 1u);
+  // What the cap prevents: uncapped, PoCL starts the ready kernels side by side — when its
+  // threads get cores at once, which a loaded machine (or ThreadSanitizer) may deny a few times.
+  std::uint64_t uncapped = 0;
+  for (int attempt = 0; attempt < 10 && uncapped <= 1; ++attempt) uncapped = peak_kernels(64);
+  EXPECT_GT(uncapped, 1u);
 }
 
 // e() is the TaskError of TestCEI::inc's kernel, the one that failed.

@@ -180,12 +180,7 @@ TEST(RuntimeWithOpenCL, LaunchErrorsReachTheProgramAsTaskErrors) {
   }
 }
 
-// DISABLED: segfaults about 1 run in 90 when the machine is loaded (seen in CI; 6 copies at once on
-// 2 cores reproduce it, under gdb it hides). The platform-level test of the same path
-// (OpenCLPlatform.AKernelThatFailsAfterPublishingItsOutputsFailsWhatReadsThem) stays on. Open bug:
-// the completion callbacks the platform runs itself for commands PoCL 3.1 failed via their wait
-// list race with the runtime's drain. Run it with --gtest_also_run_disabled_tests.
-TEST(RuntimeWithOpenCL, DISABLED_KernelFailuresAfterPublishingReachTheProgramAsTaskErrors) {
+TEST(RuntimeWithOpenCL, KernelFailuresAfterPublishingReachTheProgramAsTaskErrors) {
   rt::Runtime::instance().drain();
   const std::uint64_t kernels_before = device().stats().kernels;
   const int sums_before = Native::sums;
