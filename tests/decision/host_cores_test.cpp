@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 namespace cei::rt {
 namespace {
 
@@ -64,8 +66,24 @@ TEST(HostCores, BacklogFollowsTheTask) {
   EXPECT_DOUBLE_EQ(cores.fluid_end_s(0, t, 0.5), 1.5);
 }
 
-TEST(HostCores, TheProcessWideOneCountsTheMachinesCores) {
-  EXPECT_GE(host_cores().cores(), 1);
+TEST(HostCores, TheProcessWideOneCountsTheCoresTheProcessMayUse) {
+  cpu_set_t all;
+  ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+  EXPECT_EQ(host_cores().cores(), CPU_COUNT(&all));
+  EXPECT_EQ(usable_cores(), static_cast<unsigned>(CPU_COUNT(&all)));
+  // Confined to one core (as taskset or a container's cpuset would), the process counts one,
+  // whatever the machine has.
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &all)) {
+      CPU_SET(c, &one);
+      break;
+    }
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const unsigned confined = usable_cores();
+  ASSERT_EQ(sched_setaffinity(0, sizeof all, &all), 0);
+  EXPECT_EQ(confined, 1u);
 }
 
 }  // namespace
