@@ -1,0 +1,278 @@
+#include "data_channel.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+// After Boost: cpprest defines a macro U that Boost uses as a template parameter name.
+#include <cpprest/base_uri.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+namespace cei::remote {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr std::size_t kStep = 16 << 20;  // bytes moved per deadline
+constexpr std::size_t kIdle = 8;         // pooled connections at most
+constexpr std::uint32_t kHeaderLimit = 64 << 10;
+
+// A body of no known size, or one that failed, read into a string (error messages).
+class StringSink final : public BodySink {
+ public:
+  explicit StringSink(std::string& s) : s_(s) {}
+  void start(std::size_t bytes) override { s_.resize(bytes); }
+  std::span<char> space() override { return {s_.data(), s_.size()}; }
+
+ private:
+  std::string& s_;
+};
+
+}  // namespace
+
+struct DataChannel::Settings {
+  std::string host, port, host_header, base_path, authorization;
+  bool https = false, validate = true;
+  std::chrono::milliseconds timeout{0};
+  std::optional<asio::ssl::context> tls;
+};
+
+// One keep-alive connection with its own io_context: the calling thread runs each operation to
+// its end, and beast::tcp_stream's deadline bounds it.
+struct DataChannel::Connection {
+  asio::io_context io;
+  std::optional<beast::tcp_stream> plain;
+  std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
+  beast::flat_buffer buffer;
+
+  beast::tcp_stream& lowest() { return secure ? beast::get_lowest_layer(*secure) : *plain; }
+
+  // Starts op(stream, handler) on the http or https stream and runs it to completion here.
+  template <typename Op>
+  std::size_t run(Op&& op) {
+    beast::error_code ec;
+    std::size_t n = 0;
+    auto done = [&](beast::error_code e, std::size_t k) {
+      ec = e;
+      n = k;
+    };
+    if (secure)
+      op(*secure, done);
+    else
+      op(*plain, done);
+    io.restart();
+    io.run();
+    if (ec) throw beast::system_error(ec);
+    return n;
+  }
+};
+
+DataChannel::DataChannel(const std::string& url, std::string authorization,
+                         const ClientOptions& options)
+    : settings_(std::make_unique<Settings>()) {
+  web::uri u(utility::conversions::to_string_t(url));
+  auto& s = *settings_;
+  s.https = u.scheme() == "https";
+  s.host = u.host();
+  s.port = std::to_string(u.port() > 0 ? u.port() : (s.https ? 443 : 80));
+  s.host_header = s.host + ":" + s.port;
+  s.base_path = u.path() == "/" ? "" : u.path();
+  s.authorization = std::move(authorization);
+  s.timeout = options.timeout;
+  s.validate = options.validate_certificates;
+  if (s.https) {
+    s.tls.emplace(asio::ssl::context::tls_client);
+    // As cpprest's client: the system's trust store, plus the CA file when one is given.
+    s.tls->set_default_verify_paths();
+    if (!options.ca_file.empty()) s.tls->load_verify_file(options.ca_file);
+    s.tls->set_verify_mode(s.validate ? asio::ssl::verify_peer : asio::ssl::verify_none);
+  }
+}
+
+DataChannel::~DataChannel() = default;
+
+std::unique_ptr<DataChannel::Connection> DataChannel::connect() {
+  auto& s = *settings_;
+  auto c = std::make_unique<Connection>();
+  tcp::resolver resolver(c->io);
+  auto endpoints = resolver.resolve(s.host, s.port);
+  if (s.https) {
+    c->secure.emplace(c->io, *s.tls);
+    if (!SSL_set_tlsext_host_name(c->secure->native_handle(), s.host.c_str()))
+      throw beast::system_error(beast::error_code(static_cast<int>(::ERR_get_error()),
+                                                  asio::error::get_ssl_category()));
+    if (s.validate) c->secure->set_verify_callback(asio::ssl::host_name_verification(s.host));
+  } else {
+    c->plain.emplace(c->io);
+  }
+  c->lowest().expires_after(s.timeout);
+  beast::error_code ec;
+  c->lowest().async_connect(endpoints,
+                            [&](beast::error_code e, const tcp::endpoint&) { ec = e; });
+  c->io.run();
+  if (ec) throw beast::system_error(ec);
+  c->lowest().socket().set_option(tcp::no_delay(true));
+  if (s.https) {
+    c->lowest().expires_after(s.timeout);
+    c->secure->async_handshake(asio::ssl::stream_base::client, [&](beast::error_code e) { ec = e; });
+    c->io.restart();
+    c->io.run();
+    if (ec) throw beast::system_error(ec);
+  }
+  return c;
+}
+
+void DataChannel::release(std::unique_ptr<Connection> c) {
+  std::lock_guard lock(mu_);
+  if (idle_.size() < kIdle) idle_.push_back(std::move(c));
+}
+
+DataChannel::Reply DataChannel::exchange(std::string_view method, const std::string& target,
+                                         std::span<const std::string_view> body,
+                                         BodySink* sink) {
+  auto& s = *settings_;
+  std::size_t length = 0;
+  for (auto part : body) length += part.size();
+  std::string head = std::string(method) + " " + s.base_path + target +
+                     " HTTP/1.1\r\nHost: " + s.host_header + "\r\nAuthorization: " +
+                     s.authorization + "\r\n";
+  if (length > 0 || method == "PUT" || method == "POST") {
+    head += "Content-Type: application/octet-stream\r\nContent-Length: " +
+            std::to_string(length) + "\r\n";
+  }
+  head += "\r\n";
+  std::vector<asio::const_buffer> out{asio::buffer(head)};
+  for (auto part : body) {
+    if (!part.empty()) out.push_back(asio::buffer(part.data(), part.size()));
+  }
+
+  for (int attempt = 0;; ++attempt) {
+    std::unique_ptr<Connection> c;
+    bool pooled = false;
+    if (attempt == 0) {
+      std::lock_guard lock(mu_);
+      if (!idle_.empty()) {
+        c = std::move(idle_.back());
+        idle_.pop_back();
+        pooled = true;
+      }
+    }
+    if (!c) {
+      try {
+        c = connect();
+      } catch (const std::exception& e) {
+        throw NodeError(0, std::string("node unreachable: ") + e.what());
+      }
+    }
+    bool answered = false;  // part of the answer arrived: sending again is no longer safe
+    try {
+      // The request in steps of kStep bytes, each with its own deadline.
+      std::optional<beast::system_error> unsent;
+      try {
+        beast::buffers_suffix<std::vector<asio::const_buffer>> rest(out);
+        while (beast::buffer_bytes(rest) > 0) {
+          c->lowest().expires_after(s.timeout);
+          rest.consume(c->run([&](auto& stream, auto done) {
+            asio::async_write(stream, beast::buffers_prefix(kStep, rest), done);
+          }));
+        }
+      } catch (const beast::system_error& e) {
+        // A node that refuses a body (401, 413) answers before reading it and may then close:
+        // its answer says more than the failed write.
+        unsent = e;
+      }
+
+      bhttp::response_parser<bhttp::empty_body> parser;
+      parser.header_limit(kHeaderLimit);
+      // The body bypasses the parser: its size is the sink's to judge. (Not boost::none: Beast
+      // 1.74 compares a Content-Length with an empty limit as if it were over it.)
+      parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+      c->lowest().expires_after(s.timeout);
+      try {
+        c->run([&](auto& stream, auto done) {
+          bhttp::async_read_header(stream, c->buffer, parser, done);
+        });
+      } catch (const beast::system_error&) {
+        if (unsent) throw *unsent;
+        throw;
+      }
+      answered = true;
+      Reply reply;
+      const auto& res = parser.get();
+      reply.status = static_cast<int>(res.result_int());
+      if (auto h = res.find(bhttp::field::retry_after); h != res.end())
+        reply.retry_after = std::string(h->value());
+      bool keep_alive = res.keep_alive() && !unsent;
+      StringSink own(reply.body);
+      BodySink& into = sink && reply.status / 100 == 2 ? *sink : own;
+      if (auto announced = parser.content_length(); announced && !parser.chunked()) {
+        // Straight from the socket into the sink's memory, after what the head's read took.
+        into.start(static_cast<std::size_t>(*announced));
+        std::size_t left = static_cast<std::size_t>(*announced);
+        while (left > 0) {
+          auto space = into.space();
+          if (space.empty() || space.size() > left)
+            throw std::logic_error("a body sink gave no room or more than the body");
+          left -= space.size();
+          std::size_t have = asio::buffer_copy(asio::buffer(space.data(), space.size()),
+                                               c->buffer.data());
+          c->buffer.consume(have);
+          for (std::size_t at = have; at < space.size();) {
+            std::size_t step = std::min(kStep, space.size() - at);
+            c->lowest().expires_after(s.timeout);
+            at += c->run([&](auto& stream, auto done) {
+              asio::async_read(stream, asio::buffer(space.data() + at, step), done);
+            });
+          }
+        }
+      } else if (!parser.is_done()) {
+        bhttp::response_parser<bhttp::string_body> whole(std::move(parser));
+        whole.body_limit(std::numeric_limits<std::uint64_t>::max());
+        c->lowest().expires_after(s.timeout);
+        c->run([&](auto& stream, auto done) {
+          bhttp::async_read(stream, c->buffer, whole, done);
+        });
+        keep_alive = keep_alive && whole.get().keep_alive();
+        const std::string& got = whole.get().body();
+        into.start(got.size());
+        for (std::size_t at = 0; at < got.size();) {
+          auto space = into.space();
+          if (space.empty() || space.size() > got.size() - at)
+            throw std::logic_error("a body sink gave no room or more than the body");
+          std::copy_n(got.data() + at, space.size(), space.data());
+          at += space.size();
+        }
+      } else {
+        into.start(0);
+      }
+      if (keep_alive) release(std::move(c));
+      return reply;
+    } catch (const beast::system_error& e) {
+      // A pooled connection that the node closed while it was idle fails before any answer:
+      // send once more on a new one.
+      if (pooled && !answered) {
+        std::lock_guard lock(mu_);
+        idle_.clear();  // as old as the failed one: likely closed as well
+        continue;
+      }
+      throw NodeError(0, std::string(answered ? "node connection lost: " : "node unreachable: ") +
+                             e.what());
+    }
+  }
+}
+
+}  // namespace cei::remote
