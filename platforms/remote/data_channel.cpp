@@ -5,6 +5,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -42,6 +43,12 @@ class StringSink final : public BodySink {
   std::string& s_;
 };
 
+// Until the buffers are done, in system calls as large as they are: asio's transfer_all moves at
+// most 64 KiB per call, a round trip through the reactor each.
+std::size_t whole(const beast::error_code& ec, std::size_t) {
+  return ec ? 0 : kStep;
+}
+
 }  // namespace
 
 struct DataChannel::Settings {
@@ -51,24 +58,38 @@ struct DataChannel::Settings {
   std::optional<asio::ssl::context> tls;
 };
 
-// One keep-alive connection with its own io_context: the calling thread runs each operation to
-// its end, and beast::tcp_stream's deadline bounds it.
+// One keep-alive connection with its own io_context: the calling thread runs each step to its
+// end under a deadline of its own. (Not beast::tcp_stream's timeouts: they arm and cancel a timer
+// for every read or write of the socket, which costs more than the read at loopback speeds.)
 struct DataChannel::Connection {
+  explicit Connection(std::chrono::milliseconds t) : timeout(t) {}
+
+  std::chrono::milliseconds timeout;
   asio::io_context io;
+  asio::steady_timer deadline{io};
   std::optional<beast::tcp_stream> plain;
   std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
   beast::flat_buffer buffer;
 
   beast::tcp_stream& lowest() { return secure ? beast::get_lowest_layer(*secure) : *plain; }
 
-  // Starts op(stream, handler) on the http or https stream and runs it to completion here.
+  // Starts op(stream, handler) on the http or https stream and runs it to completion here; a step
+  // past the timeout closes the socket.
   template <typename Op>
   std::size_t run(Op&& op) {
     beast::error_code ec;
     std::size_t n = 0;
+    bool late = false;
+    deadline.expires_after(timeout);
+    deadline.async_wait([&](beast::error_code e) {
+      if (e) return;
+      late = true;
+      lowest().close();
+    });
     auto done = [&](beast::error_code e, std::size_t k) {
       ec = e;
       n = k;
+      deadline.cancel();
     };
     if (secure)
       op(*secure, done);
@@ -76,6 +97,7 @@ struct DataChannel::Connection {
       op(*plain, done);
     io.restart();
     io.run();
+    if (late) throw beast::system_error(beast::error::timeout);
     if (ec) throw beast::system_error(ec);
     return n;
   }
@@ -107,7 +129,7 @@ DataChannel::~DataChannel() = default;
 
 std::unique_ptr<DataChannel::Connection> DataChannel::connect() {
   auto& s = *settings_;
-  auto c = std::make_unique<Connection>();
+  auto c = std::make_unique<Connection>(s.timeout);
   tcp::resolver resolver(c->io);
   auto endpoints = resolver.resolve(s.host, s.port);
   if (s.https) {
@@ -119,19 +141,16 @@ std::unique_ptr<DataChannel::Connection> DataChannel::connect() {
   } else {
     c->plain.emplace(c->io);
   }
-  c->lowest().expires_after(s.timeout);
-  beast::error_code ec;
-  c->lowest().async_connect(endpoints,
-                            [&](beast::error_code e, const tcp::endpoint&) { ec = e; });
-  c->io.run();
-  if (ec) throw beast::system_error(ec);
+  c->run([&](auto&, auto done) {
+    c->lowest().async_connect(
+        endpoints, [done](beast::error_code e, const tcp::endpoint&) mutable { done(e, 0); });
+  });
   c->lowest().socket().set_option(tcp::no_delay(true));
   if (s.https) {
-    c->lowest().expires_after(s.timeout);
-    c->secure->async_handshake(asio::ssl::stream_base::client, [&](beast::error_code e) { ec = e; });
-    c->io.restart();
-    c->io.run();
-    if (ec) throw beast::system_error(ec);
+    c->run([&](auto&, auto done) {
+      c->secure->async_handshake(asio::ssl::stream_base::client,
+                                 [done](beast::error_code e) mutable { done(e, 0); });
+    });
   }
   return c;
 }
@@ -185,9 +204,8 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
       try {
         beast::buffers_suffix<std::vector<asio::const_buffer>> rest(out);
         while (beast::buffer_bytes(rest) > 0) {
-          c->lowest().expires_after(s.timeout);
-          rest.consume(c->run([&](auto& stream, auto done) {
-            asio::async_write(stream, beast::buffers_prefix(kStep, rest), done);
+            rest.consume(c->run([&](auto& stream, auto done) {
+            asio::async_write(stream, beast::buffers_prefix(kStep, rest), whole, done);
           }));
         }
       } catch (const beast::system_error& e) {
@@ -201,7 +219,6 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
       // The body bypasses the parser: its size is the sink's to judge. (Not boost::none: Beast
       // 1.74 compares a Content-Length with an empty limit as if it were over it.)
       parser.body_limit(std::numeric_limits<std::uint64_t>::max());
-      c->lowest().expires_after(s.timeout);
       try {
         c->run([&](auto& stream, auto done) {
           bhttp::async_read_header(stream, c->buffer, parser, done);
@@ -233,16 +250,14 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
           c->buffer.consume(have);
           for (std::size_t at = have; at < space.size();) {
             std::size_t step = std::min(kStep, space.size() - at);
-            c->lowest().expires_after(s.timeout);
-            at += c->run([&](auto& stream, auto done) {
-              asio::async_read(stream, asio::buffer(space.data() + at, step), done);
+                at += c->run([&](auto& stream, auto done) {
+              asio::async_read(stream, asio::buffer(space.data() + at, step), whole, done);
             });
           }
         }
       } else if (!parser.is_done()) {
         bhttp::response_parser<bhttp::string_body> whole(std::move(parser));
         whole.body_limit(std::numeric_limits<std::uint64_t>::max());
-        c->lowest().expires_after(s.timeout);
         c->run([&](auto& stream, auto done) {
           bhttp::async_read(stream, c->buffer, whole, done);
         });

@@ -6,6 +6,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
@@ -109,13 +110,22 @@ class Session final : public HttpConnection {
  public:
   template <class... Args>
   Session(HttpHandler& handler, std::shared_ptr<Life> life, Args&&... args)
-      : stream_(std::forward<Args>(args)...), handler_(handler), life_(std::move(life)) {}
+      : stream_(std::forward<Args>(args)...),
+        handler_(handler),
+        life_(std::move(life)),
+        watchdog_(stream_.get_executor()) {}
 
   void run() {
-    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+    if constexpr (kPlain) {
+      // Bodies are read and written at once while the socket has data or room (read_body,
+      // write_some), and through the reactor only when it has none: a round trip through the
+      // reactor, the strand and a second thread for every step of a large body cost more than
+      // the copy itself. Asynchronous operations work as before on a non-blocking socket.
+      beast::error_code ignored;
+      tcp().socket().non_blocking(true, ignored);
       read_head();
     } else {
-      tcp().expires_after(kProgress);
+      deadline(kProgress);
       stream_.async_handshake(asio::ssl::stream_base::server,
                               [self = self()](beast::error_code ec) {
                                 if (ec) return self->close();
@@ -134,9 +144,39 @@ class Session final : public HttpConnection {
 
  private:
   enum class Then { Next, Skip, Linger };
+  static constexpr bool kPlain = std::is_same_v<Stream, beast::tcp_stream>;
 
   std::shared_ptr<Session> self() { return std::static_pointer_cast<Session>(shared_from_this()); }
   beast::tcp_stream& tcp() { return beast::get_lowest_layer(stream_); }
+
+  // The next operations' time limit.
+  void deadline(std::chrono::seconds limit) {
+    bulk_ = false;
+    tcp().expires_after(limit);
+  }
+
+  // A body moves in many reads or writes, and a timer armed for each costs more than the read
+  // itself at loopback speeds: instead a watchdog closes the connection when no read or write of
+  // the body has completed for kProgress.
+  void progress() {
+    ++progress_;
+    if (!bulk_) {
+      bulk_ = true;
+      tcp().expires_never();
+    }
+    if (!watching_) watch();
+  }
+  void watch() {
+    watching_ = true;
+    watched_ = progress_;
+    watchdog_.expires_after(kProgress);
+    watchdog_.async_wait([self = self()](beast::error_code ec) {
+      self->watching_ = false;
+      if (ec || !self->bulk_) return;
+      if (self->progress_ == self->watched_) return self->close();
+      self->watch();
+    });
+  }
 
   void read_head() {
     parser_.emplace();
@@ -146,7 +186,7 @@ class Session final : public HttpConnection {
     space_ = {};
     used_ = 0;
     replied_ = false;
-    tcp().expires_after(kIdle);
+    deadline(kIdle);
     bhttp::async_read_header(
         stream_, buffer_, *parser_,
         [self = self()](beast::error_code ec, std::size_t) { self->on_head(ec); });
@@ -188,7 +228,7 @@ class Session final : public HttpConnection {
     }
     if (expect_continue_ && (chunked_ || body_left_ > 0) && buffer_.size() == 0) {
       static constexpr char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
-      tcp().expires_after(kProgress);
+      deadline(kProgress);
       return asio::async_write(stream_, asio::buffer(kContinue, sizeof kContinue - 1),
                                [self = self()](beast::error_code ec, std::size_t) {
                                  if (ec) return self->close();
@@ -238,7 +278,17 @@ class Session final : public HttpConnection {
         body_left_ -= n;
         continue;
       }
-      tcp().expires_after(kProgress);
+      progress();
+      if constexpr (kPlain) {
+        beast::error_code ec;
+        std::size_t n = tcp().socket().read_some(asio::buffer(space_.data() + used_, want), ec);
+        if (!ec) {
+          used_ += n;
+          body_left_ -= n;
+          continue;
+        }
+        if (ec != asio::error::would_block) return close();  // truncated body
+      }
       return stream_.async_read_some(asio::buffer(space_.data() + used_, want),
                                      [self = self()](beast::error_code ec, std::size_t n) {
                                        if (ec) return self->close();  // truncated body
@@ -254,7 +304,7 @@ class Session final : public HttpConnection {
     chunked_parser_ =
         std::make_unique<bhttp::request_parser<bhttp::string_body>>(std::move(*parser_));
     chunked_parser_->body_limit(exchange_->body_limit());
-    tcp().expires_after(kChunked);
+    deadline(kChunked);
     bhttp::async_read(stream_, buffer_, *chunked_parser_,
                       [self = self()](beast::error_code ec, std::size_t) { self->on_chunked(ec); });
   }
@@ -332,7 +382,16 @@ class Session final : public HttpConnection {
   // One gathered write per step, as much as the socket takes.
   void write_some() {
     if (beast::buffer_bytes(*pending_) == 0) return written();
-    tcp().expires_after(kProgress);
+    progress();
+    if constexpr (kPlain) {
+      beast::error_code ec;
+      std::size_t n = tcp().socket().write_some(*pending_, ec);
+      if (!ec) {
+        pending_->consume(n);
+        return write_some();
+      }
+      if (ec != asio::error::would_block) return close();
+    }
     stream_.async_write_some(*pending_, [self = self()](beast::error_code ec, std::size_t n) {
       if (ec) return self->close();
       self->pending_->consume(n);
@@ -359,7 +418,7 @@ class Session final : public HttpConnection {
     body_left_ -= n;
     if (body_left_ == 0) return read_head();
     scratch_.resize(kScratch);
-    tcp().expires_after(kProgress);
+    deadline(kProgress);
     stream_.async_read_some(
         asio::buffer(scratch_.data(), std::min<std::uint64_t>(body_left_, scratch_.size())),
         [self = self()](beast::error_code ec, std::size_t n) {
@@ -376,7 +435,7 @@ class Session final : public HttpConnection {
     tcp().socket().shutdown(tcp::socket::shutdown_send, ignored);
     scratch_.resize(kScratch);
     linger_left_ = kSkipLimit;
-    tcp().expires_after(kLinger);
+    deadline(kLinger);
     drain();
   }
   void drain() {
@@ -412,6 +471,9 @@ class Session final : public HttpConnection {
   std::optional<beast::buffers_suffix<std::vector<asio::const_buffer>>> pending_;
   std::vector<char> scratch_;
   std::uint64_t linger_left_ = 0;
+  asio::steady_timer watchdog_;
+  std::uint64_t progress_ = 0, watched_ = 0;  // reads and writes of bodies; at the last check
+  bool bulk_ = false, watching_ = false;
 };
 
 }  // namespace
