@@ -14,7 +14,12 @@
 // After Boost: cpprest defines a macro U that Boost uses as a template parameter name.
 #include <cpprest/base_uri.h>
 
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -28,8 +33,11 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-constexpr std::size_t kStep = 16 << 20;  // bytes moved per deadline
-constexpr std::size_t kIdle = 8;         // pooled connections at most
+constexpr std::size_t kStep = 16 << 20;  // bytes moved per deadline (https)
+// Plain http sends in calls of this size: larger blocking writes were measured slower over
+// loopback (the receiver drains less per wake-up).
+constexpr std::size_t kPlainWrite = 1 << 20;
+constexpr std::size_t kIdle = 8;  // pooled connections at most
 constexpr std::uint32_t kHeaderLimit = 64 << 10;
 
 // A body of no known size, or one that failed, read into a string (error messages).
@@ -58,9 +66,79 @@ struct DataChannel::Settings {
   std::optional<asio::ssl::context> tls;
 };
 
-// One keep-alive connection with its own io_context: the calling thread runs each step to its
-// end under a deadline of its own. (Not beast::tcp_stream's timeouts: they arm and cancel a timer
-// for every read or write of the socket, which costs more than the read at loopback speeds.)
+// Blocking system calls on a connected socket, each bounded by SO_RCVTIMEO or SO_SNDTIMEO: as
+// cheap per byte as raw TCP, where asio's reactor adds a failing call and an epoll_wait to every
+// step. (A SyncReadStream and SyncWriteStream for Beast and asio's free functions.)
+class BlockingSocket {
+ public:
+  explicit BlockingSocket(int fd) : fd_(fd) {}
+
+  template <typename Buffers>
+  std::size_t read_some(const Buffers& b, beast::error_code& ec) {
+    return call(
+        b, ec, [this](msghdr& m) { return ::recvmsg(fd_, &m, 0); }, true);
+  }
+  template <typename Buffers>
+  std::size_t write_some(const Buffers& b, beast::error_code& ec) {
+    return call(
+        b, ec, [this](msghdr& m) { return ::sendmsg(fd_, &m, MSG_NOSIGNAL); }, false);
+  }
+  template <typename Buffers>
+  std::size_t read_some(const Buffers& b) {
+    beast::error_code ec;
+    std::size_t n = read_some(b, ec);
+    if (ec) throw beast::system_error(ec);
+    return n;
+  }
+  template <typename Buffers>
+  std::size_t write_some(const Buffers& b) {
+    beast::error_code ec;
+    std::size_t n = write_some(b, ec);
+    if (ec) throw beast::system_error(ec);
+    return n;
+  }
+
+ private:
+  template <typename Buffers, typename Call>
+  std::size_t call(const Buffers& b, beast::error_code& ec, Call&& c, bool reading) {
+    iovec iov[64];
+    std::size_t count = 0, bytes = 0;
+    for (auto i = asio::buffer_sequence_begin(b); i != asio::buffer_sequence_end(b) && count < 64;
+         ++i) {
+      asio::const_buffer one(*i);
+      if (one.size() == 0) continue;
+      iov[count].iov_base = const_cast<void*>(one.data());
+      iov[count++].iov_len = one.size();
+      bytes += one.size();
+    }
+    ec = {};
+    if (bytes == 0) return 0;
+    msghdr m{};
+    m.msg_iov = iov;
+    m.msg_iovlen = count;
+    for (;;) {
+      ssize_t n = c(m);
+      if (n > 0) return static_cast<std::size_t>(n);
+      if (n == 0 && reading) {
+        ec = asio::error::eof;
+      } else if (errno == EINTR) {
+        continue;
+      } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        ec = beast::error::timeout;  // SO_RCVTIMEO or SO_SNDTIMEO passed
+      } else {
+        ec = beast::error_code(errno, beast::system_category());
+      }
+      return 0;
+    }
+  }
+
+  int fd_;
+};
+
+// One keep-alive connection. Plain http uses blocking system calls with socket timeouts; https
+// runs asio operations on the connection's own io_context in the calling thread, each step under
+// a deadline of its own (not beast::tcp_stream's timeouts: they arm and cancel a timer for every
+// read or write of the socket, which costs more than the read at loopback speeds).
 struct DataChannel::Connection {
   explicit Connection(std::chrono::milliseconds t) : timeout(t) {}
 
@@ -73,8 +151,34 @@ struct DataChannel::Connection {
 
   beast::tcp_stream& lowest() { return secure ? beast::get_lowest_layer(*secure) : *plain; }
 
-  // Starts op(stream, handler) on the http or https stream and runs it to completion here; a step
-  // past the timeout closes the socket.
+  // From asio's non-blocking mode to blocking calls that time out.
+  void make_blocking() {
+    auto& socket = plain->socket();
+    socket.native_non_blocking(false);
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>(timeout.count() % 1000 * 1000);
+    for (int option : {SO_RCVTIMEO, SO_SNDTIMEO}) {
+      if (::setsockopt(socket.native_handle(), SOL_SOCKET, option, &tv, sizeof tv) != 0)
+        throw beast::system_error(beast::error_code(errno, beast::system_category()));
+    }
+  }
+
+  // Runs `sync(stream, ec)` on plain http, or starts `async(stream, handler)` on https and runs it
+  // to completion here; a step past the timeout fails with beast::error::timeout.
+  template <typename Sync, typename Async>
+  std::size_t step(Sync&& sync, Async&& async) {
+    if (!secure) {
+      BlockingSocket s(plain->socket().native_handle());
+      beast::error_code ec;
+      std::size_t n = sync(s, ec);
+      if (ec) throw beast::system_error(ec);
+      return n;
+    }
+    return run([&](auto done) { async(*secure, done); });
+  }
+
+  // Starts op(handler) and runs it to completion here; past the timeout the socket is closed.
   template <typename Op>
   std::size_t run(Op&& op) {
     beast::error_code ec;
@@ -86,15 +190,11 @@ struct DataChannel::Connection {
       late = true;
       lowest().close();
     });
-    auto done = [&](beast::error_code e, std::size_t k) {
+    op([&](beast::error_code e, std::size_t k) {
       ec = e;
       n = k;
       deadline.cancel();
-    };
-    if (secure)
-      op(*secure, done);
-    else
-      op(*plain, done);
+    });
     io.restart();
     io.run();
     if (late) throw beast::system_error(beast::error::timeout);
@@ -135,22 +235,24 @@ std::unique_ptr<DataChannel::Connection> DataChannel::connect() {
   if (s.https) {
     c->secure.emplace(c->io, *s.tls);
     if (!SSL_set_tlsext_host_name(c->secure->native_handle(), s.host.c_str()))
-      throw beast::system_error(beast::error_code(static_cast<int>(::ERR_get_error()),
-                                                  asio::error::get_ssl_category()));
+      throw beast::system_error(
+          beast::error_code(static_cast<int>(::ERR_get_error()), asio::error::get_ssl_category()));
     if (s.validate) c->secure->set_verify_callback(asio::ssl::host_name_verification(s.host));
   } else {
     c->plain.emplace(c->io);
   }
-  c->run([&](auto&, auto done) {
-    c->lowest().async_connect(
-        endpoints, [done](beast::error_code e, const tcp::endpoint&) mutable { done(e, 0); });
+  c->run([&](auto done) {
+    c->lowest().async_connect(endpoints,
+                              [done](beast::error_code e, const tcp::endpoint&) { done(e, 0); });
   });
   c->lowest().socket().set_option(tcp::no_delay(true));
   if (s.https) {
-    c->run([&](auto&, auto done) {
+    c->run([&](auto done) {
       c->secure->async_handshake(asio::ssl::stream_base::client,
-                                 [done](beast::error_code e) mutable { done(e, 0); });
+                                 [done](beast::error_code e) { done(e, 0); });
     });
+  } else {
+    c->make_blocking();
   }
   return c;
 }
@@ -161,17 +263,16 @@ void DataChannel::release(std::unique_ptr<Connection> c) {
 }
 
 DataChannel::Reply DataChannel::exchange(std::string_view method, const std::string& target,
-                                         std::span<const std::string_view> body,
-                                         BodySink* sink) {
+                                         std::span<const std::string_view> body, BodySink* sink) {
   auto& s = *settings_;
   std::size_t length = 0;
   for (auto part : body) length += part.size();
   std::string head = std::string(method) + " " + s.base_path + target +
-                     " HTTP/1.1\r\nHost: " + s.host_header + "\r\nAuthorization: " +
-                     s.authorization + "\r\n";
+                     " HTTP/1.1\r\nHost: " + s.host_header +
+                     "\r\nAuthorization: " + s.authorization + "\r\n";
   if (length > 0 || method == "PUT" || method == "POST") {
-    head += "Content-Type: application/octet-stream\r\nContent-Length: " +
-            std::to_string(length) + "\r\n";
+    head += "Content-Type: application/octet-stream\r\nContent-Length: " + std::to_string(length) +
+            "\r\n";
   }
   head += "\r\n";
   std::vector<asio::const_buffer> out{asio::buffer(head)};
@@ -204,9 +305,10 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
       try {
         beast::buffers_suffix<std::vector<asio::const_buffer>> rest(out);
         while (beast::buffer_bytes(rest) > 0) {
-            rest.consume(c->run([&](auto& stream, auto done) {
-            asio::async_write(stream, beast::buffers_prefix(kStep, rest), whole, done);
-          }));
+          auto part = beast::buffers_prefix(c->secure ? kStep : kPlainWrite, rest);
+          rest.consume(c->step(
+              [&](auto& stream, auto& ec) { return asio::write(stream, part, whole, ec); },
+              [&](auto& stream, auto done) { asio::async_write(stream, part, whole, done); }));
         }
       } catch (const beast::system_error& e) {
         // A node that refuses a body (401, 413) answers before reading it and may then close:
@@ -220,9 +322,11 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
       // 1.74 compares a Content-Length with an empty limit as if it were over it.)
       parser.body_limit(std::numeric_limits<std::uint64_t>::max());
       try {
-        c->run([&](auto& stream, auto done) {
-          bhttp::async_read_header(stream, c->buffer, parser, done);
-        });
+        c->step([&](auto& stream,
+                    auto& ec) { return bhttp::read_header(stream, c->buffer, parser, ec); },
+                [&](auto& stream, auto done) {
+                  bhttp::async_read_header(stream, c->buffer, parser, done);
+                });
       } catch (const beast::system_error&) {
         if (unsent) throw *unsent;
         throw;
@@ -245,24 +349,26 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
           if (space.empty() || space.size() > left)
             throw std::logic_error("a body sink gave no room or more than the body");
           left -= space.size();
-          std::size_t have = asio::buffer_copy(asio::buffer(space.data(), space.size()),
-                                               c->buffer.data());
+          std::size_t have =
+              asio::buffer_copy(asio::buffer(space.data(), space.size()), c->buffer.data());
           c->buffer.consume(have);
           for (std::size_t at = have; at < space.size();) {
             std::size_t step = std::min(kStep, space.size() - at);
-                at += c->run([&](auto& stream, auto done) {
-              asio::async_read(stream, asio::buffer(space.data() + at, step), whole, done);
-            });
+            auto into_space = asio::buffer(space.data() + at, step);
+            at += c->step(
+                [&](auto& stream, auto& ec) { return asio::read(stream, into_space, whole, ec); },
+                [&](auto& stream, auto done) {
+                  asio::async_read(stream, into_space, whole, done);
+                });
           }
         }
       } else if (!parser.is_done()) {
-        bhttp::response_parser<bhttp::string_body> whole(std::move(parser));
-        whole.body_limit(std::numeric_limits<std::uint64_t>::max());
-        c->run([&](auto& stream, auto done) {
-          bhttp::async_read(stream, c->buffer, whole, done);
-        });
-        keep_alive = keep_alive && whole.get().keep_alive();
-        const std::string& got = whole.get().body();
+        bhttp::response_parser<bhttp::string_body> full(std::move(parser));
+        full.body_limit(std::numeric_limits<std::uint64_t>::max());
+        c->step([&](auto& stream, auto& ec) { return bhttp::read(stream, c->buffer, full, ec); },
+                [&](auto& stream, auto done) { bhttp::async_read(stream, c->buffer, full, done); });
+        keep_alive = keep_alive && full.get().keep_alive();
+        const std::string& got = full.get().body();
         into.start(got.size());
         for (std::size_t at = 0; at < got.size();) {
           auto space = into.space();
@@ -284,8 +390,8 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
         idle_.clear();  // as old as the failed one: likely closed as well
         continue;
       }
-      throw NodeError(0, std::string(answered ? "node connection lost: " : "node unreachable: ") +
-                             e.what());
+      throw NodeError(
+          0, std::string(answered ? "node connection lost: " : "node unreachable: ") + e.what());
     }
   }
 }

@@ -45,8 +45,8 @@ class ValueSink final : public BodySink {
     try {
       type_.deserialize(value_, bytes_);
     } catch (const std::exception& e) {
-      throw std::runtime_error(std::string("malformed ") + type_.name + " from the node: " +
-                               e.what());
+      throw std::runtime_error(std::string("malformed ") + type_.name +
+                               " from the node: " + e.what());
     }
   }
 
@@ -56,8 +56,7 @@ class ValueSink final : public BodySink {
     if (made_) return;
     made_ = true;
     auto bad = [&](const char* what) {
-      return std::runtime_error(std::string("malformed ") + type_.name + " from the node: " +
-                                what);
+      return std::runtime_error(std::string("malformed ") + type_.name + " from the node: " + what);
     };
     std::size_t head = sizeof(std::int64_t) * (1 + type_.rank);
     if (total_ < head) throw bad("shorter than its framing");
@@ -183,9 +182,8 @@ struct NodeClient::Impl {
   // PUT /v1/data/{id} of these parts, on the data channel.
   void upload(const std::string& id, const std::string& type_name,
               std::span<const std::string_view> parts) {
-    check(data->exchange("PUT",
-                         "/v1/data/" + id + "?type=" + http::uri::encode_data_string(type_name),
-                         parts),
+    check(data->exchange(
+              "PUT", "/v1/data/" + id + "?type=" + http::uri::encode_data_string(type_name), parts),
           http::status_codes::Created, http::status_codes::OK);
   }
 

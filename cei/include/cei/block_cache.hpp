@@ -34,7 +34,7 @@ class BlockCache {
   BlockCache(const BlockCache&) = delete;
   BlockCache& operator=(const BlockCache&) = delete;
   ~BlockCache() {
-    for (auto& [size, p] : blocks_) ::operator delete(p, size);
+    for (auto& block : blocks_) ::operator delete(block.second);
   }
 
   // The process's cache, bounded by CEI_BLOCK_CACHE_MB (read once). Never destroyed: arrays freed
@@ -71,28 +71,23 @@ class BlockCache {
   }
 
   void deallocate(void* p, std::size_t bytes) noexcept {
-    if (bytes < kMinBlock) return ::operator delete(p, bytes);
+    if (bytes < kMinBlock) return ::operator delete(p);
     std::size_t size = size_class(bytes);
-    std::vector<std::pair<std::size_t, void*>> evicted;
-    {
-      std::lock_guard lock(mu_);
-      if (size > limit_) {
-        evicted.emplace_back(size, p);
-      } else {
-        try {
-          blocks_.emplace_back(size, p);
-          cached_ += size;
-        } catch (const std::bad_alloc&) {
-          evicted.emplace_back(size, p);
-        }
-        // The oldest go first; freed outside the lock.
-        auto keep = blocks_.begin();
-        while (cached_ > limit_) cached_ -= (keep++)->first;
-        evicted.insert(evicted.end(), blocks_.begin(), keep);
-        blocks_.erase(blocks_.begin(), keep);
-      }
+    std::lock_guard lock(mu_);
+    if (size > limit_) return ::operator delete(p);
+    try {
+      blocks_.emplace_back(size, p);
+    } catch (const std::bad_alloc&) {
+      return ::operator delete(p);
     }
-    for (auto& [s, q] : evicted) ::operator delete(q, s);
+    cached_ += size;
+    // Past the bound, the oldest go back to the heap.
+    std::size_t evicted = 0;
+    while (cached_ > limit_) {
+      cached_ -= blocks_[evicted].first;
+      ::operator delete(blocks_[evicted++].second);
+    }
+    blocks_.erase(blocks_.begin(), blocks_.begin() + static_cast<std::ptrdiff_t>(evicted));
   }
 
   std::size_t cached_bytes() const {
@@ -109,9 +104,9 @@ class BlockCache {
       if (*end == '\0') return static_cast<std::size_t>(v) << 20;
     }
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    std::size_t ram = pages > 0 && page > 0 ? static_cast<std::size_t>(pages) *
-                                                  static_cast<std::size_t>(page)
-                                            : 0;
+    std::size_t ram = pages > 0 && page > 0
+                          ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
+                          : 0;
     return std::min<std::size_t>(std::size_t{1} << 30, ram / 8);
   }
 
@@ -135,13 +130,18 @@ struct BlockAllocator {
   BlockAllocator(const BlockAllocator<U>&) noexcept {}
 
   T* allocate(std::size_t n) {
-    if constexpr (!kCached) return std::allocator<T>().allocate(n);
-    if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
-    return static_cast<T*>(BlockCache::instance().allocate(n * sizeof(T)));
+    if constexpr (kCached) {
+      if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+      return static_cast<T*>(BlockCache::instance().allocate(n * sizeof(T)));
+    } else {
+      return std::allocator<T>().allocate(n);
+    }
   }
   void deallocate(T* p, std::size_t n) noexcept {
-    if constexpr (!kCached) return std::allocator<T>().deallocate(p, n);
-    BlockCache::instance().deallocate(p, n * sizeof(T));
+    if constexpr (kCached)
+      BlockCache::instance().deallocate(p, n * sizeof(T));
+    else
+      std::allocator<T>().deallocate(p, n);
   }
 
   template <typename U>
