@@ -1,5 +1,7 @@
 #include "data_channel.hpp"
 
+#include "stream_copy.hpp"
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -148,6 +150,7 @@ struct DataChannel::Connection {
   std::optional<beast::tcp_stream> plain;
   std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
   beast::flat_buffer buffer;
+  std::unique_ptr<char[]> bounce;  // for large bodies, made on the first
 
   beast::tcp_stream& lowest() { return secure ? beast::get_lowest_layer(*secure) : *plain; }
 
@@ -352,14 +355,16 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
           std::size_t have =
               asio::buffer_copy(asio::buffer(space.data(), space.size()), c->buffer.data());
           c->buffer.consume(have);
+          // A large destination through the connection's bounce buffer (stream_copy.hpp).
+          bool bounce = space.size() >= kBounceFrom;
+          if (bounce && !c->bounce) c->bounce = std::make_unique<char[]>(kBounceBytes);
           for (std::size_t at = have; at < space.size();) {
-            std::size_t step = std::min(kStep, space.size() - at);
-            auto into_space = asio::buffer(space.data() + at, step);
-            at += c->step(
-                [&](auto& stream, auto& ec) { return asio::read(stream, into_space, whole, ec); },
-                [&](auto& stream, auto done) {
-                  asio::async_read(stream, into_space, whole, done);
-                });
+            std::size_t step = std::min(bounce ? kBounceBytes : kStep, space.size() - at);
+            auto into = asio::buffer(bounce ? c->bounce.get() : space.data() + at, step);
+            c->step([&](auto& stream, auto& ec) { return asio::read(stream, into, whole, ec); },
+                    [&](auto& stream, auto done) { asio::async_read(stream, into, whole, done); });
+            if (bounce) stream_copy(space.data() + at, c->bounce.get(), step);
+            at += step;
           }
         }
       } else if (!parser.is_done()) {

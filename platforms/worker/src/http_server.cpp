@@ -1,6 +1,7 @@
 #include "http_server.hpp"
 
 #include "protocol.hpp"
+#include "stream_copy.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -37,6 +38,9 @@ constexpr std::uint32_t kHeaderLimit = 64 << 10;
 constexpr std::uint64_t kSkipLimit = 64 << 20;  // refused bodies up to this are read and dropped,
                                                 // so that the connection stays usable
 constexpr std::size_t kScratch = 64 << 10;
+// Plain http sends at most this much per call: larger writes were measured slower over loopback
+// (the receiver drains less per wake-up).
+constexpr std::size_t kWriteStep = 1 << 20;
 
 struct Life {
   std::mutex mu;
@@ -259,7 +263,8 @@ class Session final : public HttpConnection {
   }
 
   // The body goes where the exchange says: what the head's read brought along first, then
-  // reads straight into that memory, as large as the socket gives.
+  // reads straight into that memory, as large as the socket gives; into a large destination
+  // through bounce_ (stream_copy.hpp says why).
   void read_body() {
     while (body_left_ > 0) {
       if (used_ == space_.size()) {
@@ -278,26 +283,33 @@ class Session final : public HttpConnection {
         body_left_ -= n;
         continue;
       }
+      bool bounce = space_.size() >= remote::kBounceFrom;
+      if (bounce && !bounce_) bounce_ = std::make_unique<char[]>(remote::kBounceBytes);
+      auto into = bounce ? asio::buffer(bounce_.get(), std::min(want, remote::kBounceBytes))
+                         : asio::buffer(space_.data() + used_, want);
       progress();
       if constexpr (kPlain) {
         beast::error_code ec;
-        std::size_t n = tcp().socket().read_some(asio::buffer(space_.data() + used_, want), ec);
+        std::size_t n = tcp().socket().read_some(into, ec);
         if (!ec) {
-          used_ += n;
-          body_left_ -= n;
+          received(n, bounce);
           continue;
         }
         if (ec != asio::error::would_block) return close();  // truncated body
       }
-      return stream_.async_read_some(asio::buffer(space_.data() + used_, want),
-                                     [self = self()](beast::error_code ec, std::size_t n) {
+      return stream_.async_read_some(into,
+                                     [self = self(), bounce](beast::error_code ec, std::size_t n) {
                                        if (ec) return self->close();  // truncated body
-                                       self->used_ += n;
-                                       self->body_left_ -= n;
+                                       self->received(n, bounce);
                                        self->read_body();
                                      });
     }
     finish();
+  }
+  void received(std::size_t n, bool bounced) {
+    if (bounced) remote::stream_copy(space_.data() + used_, bounce_.get(), n);
+    used_ += n;
+    body_left_ -= n;
   }
 
   void read_chunked() {
@@ -385,7 +397,7 @@ class Session final : public HttpConnection {
     progress();
     if constexpr (kPlain) {
       beast::error_code ec;
-      std::size_t n = tcp().socket().write_some(*pending_, ec);
+      std::size_t n = tcp().socket().write_some(beast::buffers_prefix(kWriteStep, *pending_), ec);
       if (!ec) {
         pending_->consume(n);
         return write_some();
@@ -471,6 +483,7 @@ class Session final : public HttpConnection {
   std::optional<beast::buffers_suffix<std::vector<asio::const_buffer>>> pending_;
   std::vector<char> scratch_;
   std::uint64_t linger_left_ = 0;
+  std::unique_ptr<char[]> bounce_;  // for large bodies, made on the first
   asio::steady_timer watchdog_;
   std::uint64_t progress_ = 0, watched_ = 0;  // reads and writes of bodies; at the last check
   bool bulk_ = false, watching_ = false;
