@@ -17,6 +17,9 @@
 #include <thread>
 #include <vector>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace remote_test {
@@ -200,6 +203,35 @@ TEST(RemoteDataPath, ConcurrentCallersShareOneClientAndSurviveARestart) {
   } catch (const cei::remote::NodeError& e) {
     EXPECT_TRUE(e.unreachable()) << e.what();
   }
+}
+
+// A peer that takes connections (the kernel's backlog) but never reads or answers: every step
+// of an exchange has the client's timeout, whether it waits for room to send or for the answer.
+TEST(RemoteDataPath, APeerThatNeverAnswersTimesOut) {
+  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(listener, 8), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
+  cei::remote::ClientOptions quick;
+  quick.timeout = std::chrono::milliseconds(300);
+  cei::remote::NodeClient client("http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)), "t",
+                                 quick);
+  for (std::size_t n : {std::size_t{4}, std::size_t{16} << 20}) {  // the answer; room to send
+    Vec v = vec_of(n, 1.f);
+    auto t0 = std::chrono::steady_clock::now();
+    try {
+      client.put("v", cei::rt::type_ops<Vec>(), &v);
+      ADD_FAILURE() << "a silent peer must time out";
+    } catch (const cei::remote::NodeError& e) {
+      EXPECT_TRUE(e.unreachable()) << e.what();
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  }
+  ::close(listener);
 }
 
 }  // namespace
