@@ -150,10 +150,10 @@ class PollingSocket {
   std::chrono::milliseconds timeout_;
 };
 
-// One keep-alive connection. Plain http uses PollingSocket's system calls; https
-// runs asio operations on the connection's own io_context in the calling thread, each step under
-// a deadline of its own (not beast::tcp_stream's timeouts: they arm and cancel a timer for every
-// read or write of the socket, which costs more than the read at loopback speeds).
+// One keep-alive connection. Plain http uses PollingSocket's system calls; https runs asio
+// operations on the connection's own io_context in the calling thread, each step under a deadline
+// of its own (not beast::tcp_stream's timeouts: they arm and cancel a timer for every read or
+// write of the socket, which costs more than the read at loopback speeds).
 struct DataChannel::Connection {
   explicit Connection(std::chrono::milliseconds t) : timeout(t) {}
 

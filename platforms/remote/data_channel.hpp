@@ -1,8 +1,9 @@
 // The node client's path for values (PUT and GET of /v1/data): Boost.Beast over a few pooled
-// keep-alive connections, http or https. A request goes out as its head and the caller's bytes in
-// one gathered write from where they lie; an answer's body is read from the socket straight into
-// the memory a BodySink names (the destination object's own storage). cpprest's client copied
-// each body through buffers of its own, which cost more than the loopback transfer itself.
+// keep-alive connections, http or https. A request goes out as its head and the caller's bytes,
+// gathered from where they lie; an answer's body is read into the memory a BodySink names (the
+// destination object's own storage; a large one through a cached buffer, stream_copy.hpp).
+// cpprest's client copied each body through buffers of its own, which cost more than the
+// loopback transfer itself.
 //
 //   DataChannel data("https://node:8443", "Bearer secret", options);
 //   std::string_view parts[] = {framing, payload};
@@ -44,8 +45,9 @@ class DataChannel {
     std::string retry_after;  // the Retry-After header, empty when absent
   };
   // Throws NodeError(0, ...) when the node does not answer or the connection fails; any HTTP
-  // status is a Reply. Each step (connect, handshake, every 16 MiB sent or received) has the
-  // client's timeout. Safe from several threads: each exchange holds a connection of its own.
+  // status is a Reply. Each wait (connect, handshake, for room to send or for data; on https
+  // every 16 MiB) has the client's timeout. Safe from several threads: each exchange holds a
+  // connection of its own.
   Reply exchange(std::string_view method, const std::string& target,
                  std::span<const std::string_view> body = {}, BodySink* sink = nullptr);
 
