@@ -404,16 +404,19 @@ class Session final : public HttpConnection {
 
   // One gathered write per step, as much as the socket takes.
   void write_some() {
-    if (beast::buffer_bytes(*pending_) == 0) return written();
-    progress();
-    if constexpr (kPlain) {
-      beast::error_code ec;
-      std::size_t n = tcp().socket().write_some(beast::buffers_prefix(kWriteStep, *pending_), ec);
-      if (!ec) {
-        pending_->consume(n);
-        return write_some();
+    for (;;) {
+      if (beast::buffer_bytes(*pending_) == 0) return written();
+      progress();
+      if constexpr (kPlain) {
+        beast::error_code ec;
+        std::size_t n = tcp().socket().write_some(beast::buffers_prefix(kWriteStep, *pending_), ec);
+        if (!ec) {
+          pending_->consume(n);
+          continue;
+        }
+        if (ec != asio::error::would_block) return close();
       }
-      if (ec != asio::error::would_block) return close();
+      break;
     }
     stream_.async_write_some(*pending_, [self = self()](beast::error_code ec, std::size_t n) {
       if (ec) return self->close();
