@@ -18,8 +18,10 @@
 
 namespace cei::remote {
 
-constexpr std::size_t kBounceBytes = 1 << 20;  // the buffer a large body is read through
-constexpr std::size_t kBounceFrom = 4 << 20;   // smaller destinations are read into directly
+// The buffer a large body is read through: 256 KiB, 512 KiB and 1 MiB were measured close,
+// 512 KiB the steadiest both ways.
+constexpr std::size_t kBounceBytes = 512 << 10;
+constexpr std::size_t kBounceFrom = 4 << 20;  // smaller destinations are read into directly
 
 // memcpy with non-temporal stores where the target has them (x86-64); plain memcpy elsewhere.
 // The stores are fenced before it returns, so the bytes are visible to whoever is told next.
