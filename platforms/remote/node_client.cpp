@@ -1,5 +1,6 @@
 #include "node_client.hpp"
 
+#include "data_channel.hpp"
 #include "fast_continuations.hpp"
 
 #include <cpprest/containerstream.h>
@@ -7,11 +8,9 @@
 
 #include <boost/asio/ssl.hpp>
 
-#include <sys/mman.h>
-
-#include <cstdint>
-
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 namespace cei::remote {
 
@@ -19,19 +18,70 @@ namespace http = web::http;
 
 namespace {
 
-// A string of `n` bytes whose memory the kernel may back with transparent huge pages (where it
-// allows them on request): first-touching hundreds of MiB in 4 KiB pages can cost more than
-// moving them over loopback.
-std::string large_string(std::size_t n) {
-  std::string s;
-  s.reserve(n);
-  constexpr std::uintptr_t kHuge = 2u << 20;
-  auto at = reinterpret_cast<std::uintptr_t>(s.data());
-  auto begin = (at + kHuge - 1) & ~(kHuge - 1), end = (at + n) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-  s.resize(n);
-  return s;
-}
+// The body of GET /v1/data for `type`: a contiguous value's framing is checked as it arrives and
+// the payload goes straight into the value's own storage; an object's bytes are collected and
+// deserialized at the end.
+class ValueSink final : public BodySink {
+ public:
+  ValueSink(const rt::TypeOps& type, void* value) : type_(type), value_(value) {}
+
+  void start(std::size_t bytes) override {
+    total_ = bytes;
+    if (type_.kind == rt::TypeKind::Object) bytes_.resize(bytes);
+  }
+  std::span<char> space() override {
+    if (type_.kind == rt::TypeKind::Object || bytes_.empty()) {
+      if (type_.kind != rt::TypeKind::Object)
+        bytes_.resize(std::min(total_, sizeof(std::int64_t) * (1 + type_.rank)));
+      return {bytes_.data(), bytes_.size()};
+    }
+    make();
+    return {static_cast<char*>(type_.data(value_)), total_ - bytes_.size()};
+  }
+  std::size_t bytes() const { return total_; }
+  // Once the whole body is in.
+  void finish() {
+    if (type_.kind != rt::TypeKind::Object) return make();
+    try {
+      type_.deserialize(value_, bytes_);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("malformed ") + type_.name +
+                               " from the node: " + e.what());
+    }
+  }
+
+ private:
+  // The framing (int64 rank, rank int64 extents) read so far gives the value its shape.
+  void make() {
+    if (made_) return;
+    made_ = true;
+    auto bad = [&](const char* what) {
+      return std::runtime_error(std::string("malformed ") + type_.name + " from the node: " + what);
+    };
+    std::size_t head = sizeof(std::int64_t) * (1 + type_.rank);
+    if (total_ < head) throw bad("shorter than its framing");
+    std::int64_t framing[4] = {};
+    std::memcpy(framing, bytes_.data(), head);
+    if (framing[0] != type_.rank) throw bad("rank mismatch");
+    std::size_t count = 1;
+    for (int d = 0; d < type_.rank; ++d) {
+      if (framing[1 + d] < 0) throw bad("negative extent");
+      if (__builtin_mul_overflow(count, static_cast<std::size_t>(framing[1 + d]), &count))
+        throw bad("extents overflow");
+    }
+    // Checked before the reshape: hostile extents must not allocate beyond the body.
+    if (count > (total_ - head) / type_.elem_size || count * type_.elem_size != total_ - head)
+      throw bad("payload size does not match its extents");
+    type_.reshape_for_overwrite(value_, framing + 1, type_.rank);
+    if (type_.bytes(value_) != total_ - head) throw bad("reshape disagrees with the extents");
+  }
+
+  const rt::TypeOps& type_;
+  void* value_;
+  std::size_t total_ = 0;
+  std::string bytes_;  // the framing, or an object's whole body
+  bool made_ = false;
+};
 
 }  // namespace
 
@@ -40,6 +90,7 @@ struct NodeClient::Impl {
   ClientOptions opt;
   std::unique_ptr<http::client::http_client> client;     // ordinary requests
   std::unique_ptr<http::client::http_client> long_poll;  // its timeout leaves room for the wait
+  std::unique_ptr<DataChannel> data;                     // PUT and GET of /v1/data
 
   static http::client::http_client_config config(const ClientOptions& o,
                                                  std::chrono::milliseconds timeout) {
@@ -68,8 +119,9 @@ struct NodeClient::Impl {
       resp.body().read_to_end(buf).get();
       return std::move(buf.collection());
     }
-    // Straight into storage of the announced size: no growing, no second copy.
-    std::string bytes = large_string(announced);
+    // In getn() calls of the announced size: read_to_end's loop of continuations can deadlock
+    // on the body's buffer under the inline continuations of fast_continuations.hpp.
+    std::string bytes(announced, '\0');
     auto buf = resp.body().streambuf();
     std::size_t got = 0;
     while (got < bytes.size()) {
@@ -83,17 +135,26 @@ struct NodeClient::Impl {
   }
 
   // A 503's Retry-After in seconds (the HTTP-date form is not sent by nodes): at least 1 s.
-  static std::chrono::seconds retry_after(const http::http_response& resp) {
-    if (resp.status_code() != http::status_codes::ServiceUnavailable) return {};
+  static std::chrono::seconds retry_after(int status, const std::string* header) {
+    if (status != http::status_codes::ServiceUnavailable) return {};
     long s = 1;
-    auto h = resp.headers().find("Retry-After");
-    if (h != resp.headers().end()) {
+    if (header) {
       try {
-        s = std::stol(h->second);
+        s = std::stol(*header);
       } catch (const std::exception&) {
       }
     }
     return std::chrono::seconds(std::clamp(s, 1L, 3600L));
+  }
+
+  [[noreturn]] static void fail(int status, const std::string& body, const std::string* retry) {
+    std::string message = body;
+    try {
+      message = nlohmann::json::parse(body).at("error").get<std::string>();
+    } catch (const std::exception&) {
+    }
+    throw NodeError(status, "node answered " + std::to_string(status) + ": " + message,
+                    retry_after(status, retry));
   }
 
   // Sends, and turns every failure into a NodeError.
@@ -112,16 +173,23 @@ struct NodeClient::Impl {
       throw NodeError(0, std::string("node connection lost: ") + e.what());
     }
     if (resp.status_code() != expected && (also == 0 || resp.status_code() != also)) {
-      std::string message = body;
-      try {
-        message = nlohmann::json::parse(body).at("error").get<std::string>();
-      } catch (const std::exception&) {
-      }
-      throw NodeError(resp.status_code(),
-                      "node answered " + std::to_string(resp.status_code()) + ": " + message,
-                      retry_after(resp));
+      auto h = resp.headers().find("Retry-After");
+      fail(resp.status_code(), body, h == resp.headers().end() ? nullptr : &h->second);
     }
     return body;
+  }
+
+  // PUT /v1/data/{id} of these parts, on the data channel.
+  void upload(const std::string& id, const std::string& type_name,
+              std::span<const std::string_view> parts) {
+    check(data->exchange(
+              "PUT", "/v1/data/" + id + "?type=" + http::uri::encode_data_string(type_name), parts),
+          http::status_codes::Created, http::status_codes::OK);
+  }
+
+  static void check(const DataChannel::Reply& reply, int expected, int also = 0) {
+    if (reply.status != expected && (also == 0 || reply.status != also))
+      fail(reply.status, reply.body, reply.retry_after.empty() ? nullptr : &reply.retry_after);
   }
 };
 
@@ -134,6 +202,7 @@ NodeClient::NodeClient(const std::string& url, std::string token, ClientOptions 
       std::make_unique<http::client::http_client>(url, Impl::config(options, options.timeout));
   impl_->long_poll = std::make_unique<http::client::http_client>(
       url, Impl::config(options, options.timeout + std::chrono::milliseconds(60000)));
+  impl_->data = std::make_unique<DataChannel>(url, "Bearer " + impl_->token, options);
 }
 
 NodeClient::~NodeClient() = default;
@@ -163,15 +232,39 @@ nlohmann::json NodeClient::forecast(const std::string& interface_name, const std
 }
 
 void NodeClient::put(const std::string& id, const std::string& type_name, std::string bytes) {
-  auto r = impl_->request(http::methods::PUT,
-                          "/v1/data/" + id + "?type=" + http::uri::encode_data_string(type_name));
-  r.set_body(std::move(bytes), "application/octet-stream");
-  impl_->send(*impl_->client, r, http::status_codes::Created, http::status_codes::OK);
+  std::string_view parts[] = {bytes};
+  impl_->upload(id, type_name, parts);
 }
 
 std::string NodeClient::get(const std::string& id) {
-  return impl_->send(*impl_->client, impl_->request(http::methods::GET, "/v1/data/" + id),
-                     http::status_codes::OK);
+  auto reply = impl_->data->exchange("GET", "/v1/data/" + id);
+  Impl::check(reply, http::status_codes::OK);
+  return std::move(reply.body);
+}
+
+std::size_t NodeClient::put(const std::string& id, const rt::TypeOps& type, const void* value) {
+  std::string bytes;  // an object's cereal bytes, or a contiguous value's framing
+  if (type.kind == rt::TypeKind::Object) {
+    type.serialize(value, bytes);
+    std::string_view parts[] = {bytes};
+    impl_->upload(id, type.name, parts);
+    return bytes.size();
+  }
+  std::int64_t framing[4] = {type.rank};
+  for (int d = 0; d < type.rank; ++d) framing[1 + d] = type.extent(value, d);
+  bytes.assign(reinterpret_cast<const char*>(framing), sizeof(std::int64_t) * (1 + type.rank));
+  std::string_view parts[] = {
+      bytes, {static_cast<const char*>(type.data(const_cast<void*>(value))), type.bytes(value)}};
+  impl_->upload(id, type.name, parts);
+  return parts[0].size() + parts[1].size();
+}
+
+std::size_t NodeClient::get(const std::string& id, const rt::TypeOps& type, void* value) {
+  ValueSink sink(type, value);
+  auto reply = impl_->data->exchange("GET", "/v1/data/" + id, {}, &sink);
+  Impl::check(reply, http::status_codes::OK);
+  sink.finish();
+  return sink.bytes();
 }
 
 void NodeClient::erase(const std::string& id) {

@@ -6,9 +6,13 @@
 //   node.put("a", cei::rt::type_ops<cei::Vector<float>>().name, bytes);
 //   std::string task = node.submit(request);
 //   auto st = node.status(task, /*wait_ms=*/1000);   // long poll
+//   node.put("v", cei::rt::type_ops<cei::Vector<float>>(), &v);   // from v's own memory
+//   node.get("v", cei::rt::type_ops<cei::Vector<float>>(), &w);   // into w's own memory
 #pragma once
 
 #include "protocol.hpp"
+
+#include <cei/rt/type_ops.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -64,6 +68,12 @@ class NodeClient {
                           double input_bytes);
   void put(const std::string& id, const std::string& type_name, std::string bytes);
   std::string get(const std::string& id);
+  // A value sent from, or received into, the object itself: a contiguous value's framing and
+  // payload leave from (arrive in) its own storage with no copy on the way, reshaped for
+  // overwrite on arrival; an object travels as its cereal bytes. Both return the bytes moved. A
+  // download that is not a well-formed `type` throws std::runtime_error.
+  std::size_t put(const std::string& id, const rt::TypeOps& type, const void* value);
+  std::size_t get(const std::string& id, const rt::TypeOps& type, void* value);
   void erase(const std::string& id);
   std::string submit(const TaskRequest& r);  // the task's id
   TaskStatus status(const std::string& task, long wait_ms = 0);

@@ -274,13 +274,11 @@ class RemotePlatform : public rt::Platform {
         std::string id = id_of(*a.in);
         if (!a.in->replica_on(*this)) {
           wait_host(*a.in);
-          std::string bytes;
-          a.in->type().serialize(a.in->host(), bytes);
-          std::size_t n = bytes.size();
+          std::size_t n = 0;
           double s = 0;  // the upload that succeeded, not the waits for a busy node
           unless_busy([&] {
             auto t0 = Clock::now();
-            client_->put(id, a.in->type().name, bytes);
+            n = client_->put(id, a.in->type(), a.in->host());  // from the host copy's memory
             s = std::chrono::duration<double>(Clock::now() - t0).count();
           });
           note_transfer(n, s);
@@ -423,9 +421,8 @@ void RemoteReplica::fetch(void* dst) {
   }
   try {
     auto t0 = Clock::now();
-    std::string bytes = p_.client().get(id_);
-    p_.note_transfer(bytes.size(), std::chrono::duration<double>(Clock::now() - t0).count());
-    type_.deserialize(dst, bytes);
+    std::size_t n = p_.client().get(id_, type_, dst);  // straight into dst's memory
+    p_.note_transfer(n, std::chrono::duration<double>(Clock::now() - t0).count());
   } catch (const NodeError& e) {
     if (!lineage || !(e.unreachable() || e.status() == 404)) throw;
     recompute(*lineage, dst);  // the node is gone (or lost the value): rebuild it here

@@ -46,6 +46,26 @@ TEST(TypeOps, ArrayRoundTripsThroughBytes) {
   EXPECT_NE(std::string(ops.name).find("cei::Array<float, 2>"), std::string::npos) << ops.name;
 }
 
+TEST(TypeOps, ReshapeForOverwriteShapesWithoutZeroFilling) {
+  auto& ops = rt::type_ops<cei::Matrix<float>>();
+  cei::Matrix<float> m(3, 4);
+  m(2, 3) = 5.f;
+  std::int64_t same[] = {3, 4};
+  ops.reshape_for_overwrite(&m, same, 2);
+  EXPECT_EQ(m(2, 3), 5.f) << "the same size keeps the storage as it is";
+  std::int64_t other[] = {2, 5};
+  ops.reshape_for_overwrite(&m, other, 2);
+  EXPECT_EQ(m.extent(0), 2u);
+  EXPECT_EQ(m.extent(1), 5u);
+  EXPECT_EQ(ops.bytes(&m), 10 * sizeof(float));
+  std::int64_t negative[] = {-1, 2};
+  EXPECT_THROW(ops.reshape_for_overwrite(&m, negative, 2), std::invalid_argument);
+  std::vector<int> v{1, 2};
+  std::int64_t three = 3;
+  rt::type_ops<std::vector<int>>().reshape_for_overwrite(&v, &three, 1);
+  EXPECT_EQ(v.size(), 3u);
+}
+
 TEST(TypeOps, VectorsStringsAndScalars) {
   std::vector<int> v{3, 1, 4};
   auto& vo = rt::type_ops<std::vector<int>>();

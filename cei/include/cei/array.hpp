@@ -5,8 +5,11 @@
 //   auto n = m;                          // deep copy; == compares extents and elements
 //   float* p = m.data();                 // rows*cols floats, row-major
 //
-// In work-size expressions `.x/.y/.z` are extent(0/1/2).
+// In work-size expressions `.x/.y/.z` are extent(0/1/2). Elements live in blocks of
+// cei/block_cache.hpp: large arrays reuse memory that earlier arrays freed.
 #pragma once
+
+#include <cei/block_cache.hpp>
 
 #include <algorithm>
 #include <array>
@@ -63,6 +66,15 @@ class Array {
     extents_ = extents;
     data_.assign(count(extents_), T{});
   }
+  // Reshapes to new extents leaving the elements unspecified (trivial ones are not written):
+  // for callers that overwrite every element next, such as received bytes.
+  void resize_for_overwrite(const std::array<std::size_t, Rank>& extents) {
+    std::size_t n = count(extents);
+    extents_ = extents;
+    if (n == data_.size()) return;
+    data_.clear();  // nothing to keep: growing moves no elements, and adds none written
+    data_.resize(n);
+  }
 
   friend bool operator==(const Array& a, const Array& b) {
     return a.extents_ == b.extents_ && a.data_ == b.data_;
@@ -90,7 +102,7 @@ class Array {
   }
 
   std::array<std::size_t, Rank> extents_;
-  std::vector<T> data_;
+  std::vector<T, BlockAllocator<T>> data_;
 };
 
 template <typename T>

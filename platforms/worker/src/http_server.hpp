@@ -1,7 +1,9 @@
 // The worker node's HTTP/1.1 transport (Boost.Beast over asio, asio::ssl for https). Beast parses
-// request heads; bodies with a Content-Length are read straight into the memory the handler names
-// in large reads, and responses go out as one gathered write of the head and the body's buffers
-// where they already lie. One strand per connection, a small thread pool for all of them.
+// request heads; bodies with a Content-Length are read into the memory the handler names in large
+// reads (a destination of 4 MiB or more through a buffer that stays in the cache,
+// platforms/remote/stream_copy.hpp), and responses go out as one gathered write of the head and
+// the body's buffers where they already lie. One strand per connection, a small thread pool for
+// all of them.
 //
 //   struct Api : cei::worker::HttpHandler { ... };
 //   Api api;

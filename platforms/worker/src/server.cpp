@@ -470,7 +470,7 @@ struct Node::Impl final : HttpHandler {
       if (auto err = framing_error(type_, head_, total_, &extents); !err.empty())
         throw ProtocolError(400, std::string("malformed ") + type_.name + ": " + err);
       object_ = node_.exec->make_object(type_);
-      type_.reshape(object_.get(), extents.data(), static_cast<int>(extents.size()));
+      type_.reshape_for_overwrite(object_.get(), extents.data(), static_cast<int>(extents.size()));
       if (type_.bytes(object_.get()) != total_ - head_.size())
         throw ProtocolError(500, std::string("reshape of ") + type_.name + " disagrees");
     }

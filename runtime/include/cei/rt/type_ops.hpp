@@ -36,6 +36,9 @@ struct TypeOps {
   std::int64_t (*extent)(const void* obj, int dim);  // 0 past the rank
   // Gives obj these extents (zero-filled): results allocated from result_size, received data.
   void (*reshape)(void* obj, const std::int64_t* extents, int n);
+  // The same, with the elements left unspecified where the type allows it (cei::Array): for
+  // storage that received bytes overwrite in full next, so that it is not written twice.
+  void (*reshape_for_overwrite)(void* obj, const std::int64_t* extents, int n);
   std::int64_t (*element)(const void* obj, std::size_t flat_index);  // parN, parN[i] (integral)
   // Remote platform: self-describing bytes (extents + payload, or cereal for objects).
   void (*serialize)(const void* obj, std::string& out);

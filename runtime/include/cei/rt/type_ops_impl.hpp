@@ -67,6 +67,7 @@ struct Contiguous<T> {
   static std::size_t count(const T&) { return 1; }
   static std::int64_t extent(const T&, int) { return 0; }
   static void reshape(T&, const std::int64_t*, int) {}
+  static void reshape_for_overwrite(T&, const std::int64_t*, int) {}
 };
 
 template <typename E, std::size_t R>
@@ -81,14 +82,18 @@ struct Contiguous<cei::Array<E, R>> {
     return d >= 0 && d < rank ? static_cast<std::int64_t>(x.extent(static_cast<std::size_t>(d)))
                               : 0;
   }
-  static void reshape(T& x, const std::int64_t* ext, int n) {
+  static void reshape(T& x, const std::int64_t* ext, int n) { x.resize(extents(ext, n)); }
+  static void reshape_for_overwrite(T& x, const std::int64_t* ext, int n) {
+    x.resize_for_overwrite(extents(ext, n));
+  }
+  static std::array<std::size_t, R> extents(const std::int64_t* ext, int n) {
     std::array<std::size_t, R> e{};
     for (std::size_t d = 0; d < R; ++d) {
       std::int64_t v = static_cast<int>(d) < n ? ext[d] : 1;
       if (v < 0) throw std::invalid_argument("reshape: negative extent");
       e[d] = static_cast<std::size_t>(v);
     }
-    x.resize(e);
+    return e;
   }
 };
 
@@ -107,6 +112,8 @@ requires is_std_vector<std::vector<E, A>>::value struct Contiguous<std::vector<E
     if (n < 1 || ext[0] < 0) throw std::invalid_argument("reshape: bad extent for a vector");
     x.assign(static_cast<std::size_t>(ext[0]), E{});
   }
+  // std::allocator value-initialises whatever a resize adds.
+  static void reshape_for_overwrite(T& x, const std::int64_t* ext, int n) { reshape(x, ext, n); }
 };
 
 template <>
@@ -124,6 +131,7 @@ struct Contiguous<std::string> {
     if (n < 1 || ext[0] < 0) throw std::invalid_argument("reshape: bad extent for a string");
     x.assign(static_cast<std::size_t>(ext[0]), '\0');
   }
+  static void reshape_for_overwrite(T& x, const std::int64_t* ext, int n) { reshape(x, ext, n); }
 };
 
 template <typename T>
@@ -168,6 +176,9 @@ TypeOps make_contiguous() {
   ops.reshape = [](void* o, const std::int64_t* e, int n) {
     C::reshape(*static_cast<T*>(o), e, n);
   };
+  ops.reshape_for_overwrite = [](void* o, const std::int64_t* e, int n) {
+    C::reshape_for_overwrite(*static_cast<T*>(o), e, n);
+  };
   ops.element = [](const void* o, std::size_t i) -> std::int64_t {
     auto& x = *static_cast<const T*>(o);
     if (i >= C::count(x)) throw std::out_of_range("element index out of range");
@@ -201,7 +212,7 @@ TypeOps make_contiguous() {
     }
     if (count > (in.size() - head) / sizeof(E) || in.size() != head + count * sizeof(E))
       throw std::runtime_error("deserialize: payload size mismatch");
-    if constexpr (C::rank > 0) C::reshape(x, header + 1, C::rank);
+    if constexpr (C::rank > 0) C::reshape_for_overwrite(x, header + 1, C::rank);
     std::size_t payload = C::count(x) * sizeof(E);
     if (payload) std::memcpy(C::data(x), in.data() + head, payload);
   };
@@ -223,6 +234,7 @@ TypeOps make_object() {
   ops.data = nullptr;
   ops.extent = [](const void*, int) -> std::int64_t { return 0; };
   ops.reshape = [](void*, const std::int64_t*, int) {};
+  ops.reshape_for_overwrite = ops.reshape;
   ops.element = [](const void*, std::size_t) -> std::int64_t {
     throw std::invalid_argument("an object has no integral elements");
   };
