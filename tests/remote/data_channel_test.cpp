@@ -12,7 +12,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -86,25 +85,17 @@ void round_trips(cei::remote::NodeClient& client) {
 }
 
 TEST(RemoteDataPath, RoundTripsOverHttpsWithTheCertificateChecked) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("cei-data-tls-" + std::to_string(::getpid()) + "-" + std::to_string(free_port()));
-  std::filesystem::create_directories(dir);
-  std::string cert = (dir / "cert.pem").string(), key = (dir / "key.pem").string();
-  std::string cmd =
-      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 "
-      "-addext subjectAltName=IP:127.0.0.1 -keyout " +
-      key + " -out " + cert + " >/dev/null 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << "openssl could not make a test certificate";
+  const TestCertificate tls;
   cei::worker::NodeOptions o;
   o.port = free_port();
   o.token = "tls-token";
-  o.tls_cert = cert;
-  o.tls_key = key;
+  o.tls_cert = tls.cert();
+  o.tls_key = tls.key();
   auto ces = all_ces();
   cei::worker::Node node(o, ces);
   node.open();
   cei::remote::ClientOptions trusted;
-  trusted.ca_file = cert;
+  trusted.ca_file = tls.cert();
   trusted.timeout = std::chrono::milliseconds(10000);
   cei::remote::NodeClient client(node.url(), o.token, trusted);
   round_trips(client);
@@ -125,7 +116,6 @@ TEST(RemoteDataPath, RoundTripsOverHttpsWithTheCertificateChecked) {
     EXPECT_EQ(e.status(), 401);
   }
   node.close();
-  std::filesystem::remove_all(dir);
 }
 
 TEST(RemoteDataPath, RoundTripsOverHttpAndRefusalsNameTheCause) {

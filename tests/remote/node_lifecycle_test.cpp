@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <future>
 #include <thread>
 
@@ -29,19 +28,12 @@ void put_int(cei::remote::NodeClient& node, const std::string& id, int x) {
 }
 
 TEST(RemoteNodeLifecycle, ServesHttpsWithTheGivenCertificate) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("cei-tls-" + std::to_string(::getpid()) + "-" + std::to_string(free_port()));
-  std::filesystem::create_directories(dir);
-  std::string cert = (dir / "cert.pem").string(), key = (dir / "key.pem").string();
-  std::string cmd =
-      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -keyout " + key +
-      " -out " + cert + " >/dev/null 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << "openssl could not make a test certificate";
+  const TestCertificate tls;
   cei::worker::NodeOptions o;
   o.port = free_port();
   o.token = "tls-token";
-  o.tls_cert = cert;
-  o.tls_key = key;
+  o.tls_cert = tls.cert();
+  o.tls_key = tls.key();
   auto ces = all_ces();
   cei::worker::Node node(o, ces);
   node.open();
@@ -62,7 +54,6 @@ TEST(RemoteNodeLifecycle, ServesHttpsWithTheGivenCertificate) {
   cei::remote::NodeClient checking(node.url(), o.token);
   EXPECT_FALSE(checking.health());
   node.close();
-  std::filesystem::remove_all(dir);
 }
 
 TEST(RemoteNodeLifecycle, CloseReturnsAtOnceWithOpenConnectionsAndLongPolls) {

@@ -12,11 +12,35 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <thread>
 
 namespace remote_test {
+
+TestCertificate::TestCertificate() {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("cei-tls-" + std::to_string(getpid()) + "-" + std::to_string(free_port()));
+  std::filesystem::create_directories(dir);
+  dir_ = dir.string();
+  cert_ = (dir / "cert.pem").string();
+  key_ = (dir / "key.pem").string();
+  std::string cmd =
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 "
+      "-addext subjectAltName=IP:127.0.0.1 -keyout " +
+      key_ + " -out " + cert_ + " >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    std::filesystem::remove_all(dir_);
+    throw std::runtime_error("openssl could not make a test certificate");
+  }
+}
+
+TestCertificate::~TestCertificate() {
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
 
 int free_port() {
   int s = socket(AF_INET, SOCK_STREAM, 0);

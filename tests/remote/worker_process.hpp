@@ -28,4 +28,21 @@ class WorkerProcess {
 
 int free_port();
 
+// A self-signed certificate for 127.0.0.1 (as name and as IP) and its key, made by openssl in a
+// fresh folder under the temporary directory (removed with it), for a node serving https.
+// Throws when openssl fails.
+class TestCertificate {
+ public:
+  TestCertificate();
+  ~TestCertificate();
+  TestCertificate(const TestCertificate&) = delete;
+  TestCertificate& operator=(const TestCertificate&) = delete;
+
+  const std::string& cert() const { return cert_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string dir_, cert_, key_;
+};
+
 }  // namespace remote_test
