@@ -6,6 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -68,6 +73,31 @@ TEST(BlockCache, BoundEvictsTheOldestAndSmallBlocksAreNotKept) {
   void* p = off.allocate(2 * kMiB);
   off.deallocate(p, 2 * kMiB);
   EXPECT_EQ(off.cached_bytes(), 0u);
+}
+
+// Without the advice, the pages of a new block are mapped one fault at a time on first touch.
+TEST(BlockCache, NewBlocksArePopulatedUpToTheBytesAskedFor) {
+  if (madvise(nullptr, 0, 23 /* MADV_POPULATE_WRITE */) != 0 && errno == EINVAL)
+    GTEST_SKIP() << "this kernel has no MADV_POPULATE_WRITE (Linux < 5.14)";
+  cei::BlockCache cache(0);
+  const std::size_t bytes = 40 * kMiB + 12345;  // class 48 MiB
+  char* p = static_cast<char*>(cache.allocate(bytes));
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  auto resident = [&](std::size_t from, std::size_t to) {  // pages wholly inside [from, to)
+    auto base = reinterpret_cast<std::uintptr_t>(p);
+    auto begin = (base + from + page - 1) / page * page, end = (base + to) / page * page;
+    std::vector<unsigned char> in((end - begin) / page);
+    EXPECT_EQ(mincore(reinterpret_cast<void*>(begin), end - begin, in.data()), 0);
+    std::size_t n = 0;
+    for (auto c : in) n += c & 1;
+    return std::pair{n, in.size()};
+  };
+  auto [asked, of] = resident(0, bytes);
+  EXPECT_EQ(asked, of) << "every page of the bytes asked for is mapped before any is touched";
+  auto [slack, of_slack] = resident(bytes + page, cei::BlockCache::size_class(bytes));
+  EXPECT_GT(of_slack, 0u);
+  EXPECT_EQ(slack, 0u) << "the size class's slack stays unmapped";
+  cache.deallocate(p, bytes);
 }
 
 TEST(BlockCache, ThreadsShareOneCacheSafely) {

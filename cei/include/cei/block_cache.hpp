@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace cei {
@@ -67,7 +69,9 @@ class BlockCache {
         return p;
       }
     }
-    return ::operator new(size);
+    void* p = ::operator new(size);
+    populate(p, bytes);
+    return p;
   }
 
   void deallocate(void* p, std::size_t bytes) noexcept {
@@ -97,6 +101,23 @@ class BlockCache {
   std::size_t limit() const { return limit_; }
 
  private:
+  // Maps a new block's pages in one call (MADV_POPULATE_WRITE, Linux 5.14) instead of a page fault
+  // per 4 KiB on first touch: measured twice as fast for 256 MiB written once, as a value received
+  // from a node or a client is. Only the bytes asked for, so the size class's slack stays unmapped.
+  // Older kernels refuse the advice; the pages are then faulted in as before.
+  static void populate(void* p, std::size_t bytes) noexcept {
+#if defined(__linux__)
+    constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE, absent from older headers
+    auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    auto begin = (reinterpret_cast<std::uintptr_t>(p) + page - 1) / page * page;
+    auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) / page * page;
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+  }
+
   static std::size_t limit_from_environment() {
     if (const char* mb = std::getenv("CEI_BLOCK_CACHE_MB"); mb && *mb) {
       char* end = nullptr;
