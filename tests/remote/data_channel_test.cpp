@@ -2,6 +2,7 @@
 // data_channel.hpp): values sent from and received into their own memory over http and https
 // (bodies far past one TLS record), statuses and messages as on the JSON path, concurrent callers
 // sharing one client's pooled connections, and a node restarted under them.
+#include "https_options.hpp"
 #include "node_client.hpp"
 #include "test_app.hpp"
 #include "worker_process.hpp"
@@ -86,11 +87,7 @@ void round_trips(cei::remote::NodeClient& client) {
 
 TEST(RemoteDataPath, RoundTripsOverHttpsWithTheCertificateChecked) {
   const TestCertificate tls;
-  cei::worker::NodeOptions o;
-  o.port = free_port();
-  o.token = "tls-token";
-  o.tls_cert = tls.cert();
-  o.tls_key = tls.key();
+  auto o = https_options(tls, "tls-token");
   auto ces = all_ces();
   cei::worker::Node node(o, ces);
   node.open();

@@ -1,5 +1,6 @@
 // A node embedded in the test process: https with the documented certificate options, and
 // close() that returns at once while keep-alive connections and long polls are open.
+#include "https_options.hpp"
 #include "node_client.hpp"
 #include "test_app.hpp"
 #include "worker_process.hpp"
@@ -29,11 +30,7 @@ void put_int(cei::remote::NodeClient& node, const std::string& id, int x) {
 
 TEST(RemoteNodeLifecycle, ServesHttpsWithTheGivenCertificate) {
   const TestCertificate tls;
-  cei::worker::NodeOptions o;
-  o.port = free_port();
-  o.token = "tls-token";
-  o.tls_cert = tls.cert();
-  o.tls_key = tls.key();
+  auto o = https_options(tls, "tls-token");
   auto ces = all_ces();
   cei::worker::Node node(o, ces);
   node.open();
