@@ -35,6 +35,7 @@ TEST(BlockCache, FreedLargeBlockComesBackForItsSizeClass) {
   EXPECT_NE(c, a);
   EXPECT_NE(c, b);
   EXPECT_EQ(cache.allocate(4 * kMiB), b) << "the most recently freed first";
+  cache.deallocate(b, 4 * kMiB);
   cache.deallocate(c, 3 * kMiB);
 }
 
