@@ -26,7 +26,9 @@ const bool registered = register_platform_factory("cpu", [](Runtime& rt) {
     if (p.type == PlatformType::Cpu) {
       auto cpu = std::make_unique<CpuPlatform>(rt, p);
       const CpuPlatform* raw = cpu.get();
-      host_cores().join(raw, [raw](const Task& t) { return raw->backlog_core_s(t); });
+      host_cores().join(
+          raw, [raw](const Task& t) { return raw->backlog_core_s(t); },
+          static_cast<double>(raw->workers()));
       rt.add_platform(std::move(cpu));
     }
 });

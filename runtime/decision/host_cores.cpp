@@ -7,20 +7,21 @@
 
 namespace cei::rt {
 
-void HostCores::join(const Platform* p, Backlog backlog) {
+void HostCores::join(const Platform* p, Backlog backlog, double cores_used) {
   std::lock_guard g(mu_);
-  for (auto& [member, b] : members_)
-    if (member == p) {
-      b = std::move(backlog);
+  for (auto& m : members_)
+    if (m.platform == p) {
+      m.backlog = std::move(backlog);
+      m.cores_used = cores_used;
       return;
     }
-  members_.emplace_back(p, std::move(backlog));
+  members_.push_back({p, std::move(backlog), cores_used});
 }
 
 bool HostCores::has(const Platform* p) const {
   std::lock_guard g(mu_);
   for (const auto& m : members_)
-    if (m.first == p) return true;
+    if (m.platform == p) return true;
   return false;
 }
 
@@ -29,11 +30,24 @@ double HostCores::backlog_core_s(const Task& t) const {
   {
     // Called outside the lock: a backlog may ask the profiles, which have locks of their own.
     std::lock_guard g(mu_);
-    for (const auto& m : members_) each.push_back(m.second);
+    for (const auto& m : members_) each.push_back(m.backlog);
   }
   double sum = 0;
   for (const auto& b : each) sum += b(t);
   return sum;
+}
+
+double HostCores::cores_beside(const Platform* p, double wanted) const {
+  double others = 0;
+  {
+    std::lock_guard g(mu_);
+    for (const auto& m : members_)
+      if (m.platform != p) others += m.cores_used;
+  }
+  // No core left by the others: every core p's kernels run on is taken from their work.
+  if (others + 1 > cores_) return wanted;
+  // Otherwise the scheduler shares the cores evenly among the threads that run: p's share.
+  return std::min(wanted, wanted * cores_ / (wanted + others));
 }
 
 double HostCores::fluid_end_s(double now_s, const Task& t, double work_core_s) const {

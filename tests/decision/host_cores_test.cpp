@@ -37,8 +37,10 @@ TEST(HostCores, NothingJoinedBoundsNothing) {
 TEST(HostCores, SpreadsEveryMembersBacklogOverTheCores) {
   HostCores cores(2);
   NamedPlatform cpu("cpu"), pocl("opencl0", "opencl");
-  cores.join(&cpu, [](const Task&) { return 3 * 0.1; });
-  cores.join(&pocl, [](const Task&) { return 2 * 0.05 * 2; });
+  cores.join(
+      &cpu, [](const Task&) { return 3 * 0.1; }, 1);
+  cores.join(
+      &pocl, [](const Task&) { return 2 * 0.05 * 2; }, 2);
   ScriptedTask t;
   EXPECT_TRUE(cores.has(&cpu));
   EXPECT_DOUBLE_EQ(cores.backlog_core_s(t), 0.5);
@@ -51,17 +53,46 @@ TEST(HostCores, SpreadsEveryMembersBacklogOverTheCores) {
 TEST(HostCores, JoiningAgainReplacesTheBacklog) {
   HostCores cores(4);
   NamedPlatform cpu("cpu");
-  cores.join(&cpu, [](const Task&) { return 8.0; });
-  cores.join(&cpu, [](const Task&) { return 2.0; });
+  cores.join(
+      &cpu, [](const Task&) { return 8.0; }, 4);
+  cores.join(
+      &cpu, [](const Task&) { return 2.0; }, 1);
   ScriptedTask t;
   EXPECT_DOUBLE_EQ(cores.backlog_core_s(t), 2.0);
   EXPECT_DOUBLE_EQ(cores.fluid_end_s(0, t, 2.0), 1.0);
+  NamedPlatform pocl("opencl0", "opencl");
+  EXPECT_DOUBLE_EQ(cores.cores_beside(&pocl, 4), 4 * 4 / 5.0) << "the cores used are replaced too";
+}
+
+// A PoCL kernel timed beside the CPU platform's workers shared the cores with them: that share,
+// not every core it could use alone, is what each second of it costs; with no core left to it,
+// every core it runs on is taken from their work.
+TEST(HostCores, AMemberIsChargedItsShareOfTheCoresBesideTheOthers) {
+  HostCores cores(2);
+  NamedPlatform cpu("cpu"), pocl("opencl0", "opencl");
+  EXPECT_DOUBLE_EQ(cores.cores_beside(&pocl, 2), 2) << "alone: all it asks for";
+  cores.join(
+      &cpu, [](const Task&) { return 0.0; }, 1);
+  cores.join(
+      &pocl, [](const Task&) { return 0.0; }, 2);
+  EXPECT_DOUBLE_EQ(cores.cores_beside(&pocl, 2), 2 * 2 / 3.0)
+      << "two PoCL threads beside one CPU worker: two thirds of two cores";
+  EXPECT_DOUBLE_EQ(cores.cores_beside(&cpu, 1), 1) << "no core left beside PoCL's two: all";
+  cores.join(
+      &cpu, [](const Task&) { return 0.0; }, 2);
+  EXPECT_DOUBLE_EQ(cores.cores_beside(&pocl, 2), 2) << "both cores taken by CPU workers: all";
+  HostCores eight(8);
+  eight.join(
+      &cpu, [](const Task&) { return 0.0; }, 3);
+  EXPECT_DOUBLE_EQ(eight.cores_beside(&pocl, 2), 2) << "never more than it asks for";
+  EXPECT_DOUBLE_EQ(eight.cores_beside(&pocl, 8), 8 * 8 / 11.0);
 }
 
 TEST(HostCores, BacklogFollowsTheTask) {
   HostCores cores(1);
   NamedPlatform cpu("cpu");
-  cores.join(&cpu, [](const Task& t) { return t.ce().name == std::string("sort") ? 1.0 : 9.0; });
+  cores.join(
+      &cpu, [](const Task& t) { return t.ce().name == std::string("sort") ? 1.0 : 9.0; }, 1);
   ScriptedTask t;
   EXPECT_DOUBLE_EQ(cores.fluid_end_s(0, t, 0.5), 1.5);
 }

@@ -50,9 +50,11 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
     // One kernel at a time on the device: everything in flight runs first.
     in.queue_s = e.tasks_in_flight * in.exec.seconds;
     // A CPU device (PoCL) also waits for the host cores' other work, as that work waits for it.
+    // Its kernels are charged their share of the cores beside the CPU platform's workers
+    // (host_cores.hpp says why).
     if (config->host_cores > 0)
-      in.min_end_s =
-          rt::host_cores().fluid_end_s(in.now_s, t, in.exec.seconds * config->host_cores);
+      in.min_end_s = rt::host_cores().fluid_end_s(
+          in.now_s, t, in.exec.seconds * rt::host_cores().cores_beside(&p, config->host_cores));
     return rt::compose_forecast(*config, in,
                                 store ? store->measured_watts(p.name()) : std::nullopt);
   };
@@ -69,13 +71,16 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
   };
   p.set_decision_hooks(std::move(hooks));
   if (config->host_cores > 0)
-    rt::host_cores().join(&p, [&rt, &p, config](const rt::Task& t) {
-      const rt::Profiles* profiles = rt.profiles();
-      if (!profiles) return 0.0;
-      const Estimate e = p.estimate(t);
-      return e.tasks_in_flight * config->host_cores *
-             profiles->predict(t.ce(), -1, p.name(), e.input_bytes).seconds;
-    });
+    rt::host_cores().join(
+        &p,
+        [&rt, &p, config](const rt::Task& t) {
+          const rt::Profiles* profiles = rt.profiles();
+          if (!profiles) return 0.0;
+          const Estimate e = p.estimate(t);
+          return e.tasks_in_flight * rt::host_cores().cores_beside(&p, config->host_cores) *
+                 profiles->predict(t.ce(), -1, p.name(), e.input_bytes).seconds;
+        },
+        config->host_cores);
 }
 
 void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig cfg) {
