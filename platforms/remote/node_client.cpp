@@ -2,6 +2,7 @@
 
 #include "data_channel.hpp"
 #include "fast_continuations.hpp"
+#include "wire_check.hpp"
 
 #include <cpprest/containerstream.h>
 #include <cpprest/http_client.h>
@@ -10,7 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
+#include <vector>
 
 namespace cei::remote {
 
@@ -32,7 +33,7 @@ class ValueSink final : public BodySink {
   std::span<char> space() override {
     if (type_.kind == rt::TypeKind::Object || bytes_.empty()) {
       if (type_.kind != rt::TypeKind::Object)
-        bytes_.resize(std::min(total_, sizeof(std::int64_t) * (1 + type_.rank)));
+        bytes_.resize(std::min(total_, wire_head_bytes(type_)));
       return {bytes_.data(), bytes_.size()};
     }
     make();
@@ -45,35 +46,24 @@ class ValueSink final : public BodySink {
     try {
       type_.deserialize(value_, bytes_);
     } catch (const std::exception& e) {
-      throw std::runtime_error(std::string("malformed ") + type_.name +
-                               " from the node: " + e.what());
+      throw malformed(e.what());
     }
   }
 
  private:
-  // The framing (int64 rank, rank int64 extents) read so far gives the value its shape.
+  // The framing read so far gives the value its shape, once checked against the body's size.
   void make() {
     if (made_) return;
     made_ = true;
-    auto bad = [&](const char* what) {
-      return std::runtime_error(std::string("malformed ") + type_.name + " from the node: " + what);
-    };
-    std::size_t head = sizeof(std::int64_t) * (1 + type_.rank);
-    if (total_ < head) throw bad("shorter than its framing");
-    std::int64_t framing[4] = {};
-    std::memcpy(framing, bytes_.data(), head);
-    if (framing[0] != type_.rank) throw bad("rank mismatch");
-    std::size_t count = 1;
-    for (int d = 0; d < type_.rank; ++d) {
-      if (framing[1 + d] < 0) throw bad("negative extent");
-      if (__builtin_mul_overflow(count, static_cast<std::size_t>(framing[1 + d]), &count))
-        throw bad("extents overflow");
-    }
-    // Checked before the reshape: hostile extents must not allocate beyond the body.
-    if (count > (total_ - head) / type_.elem_size || count * type_.elem_size != total_ - head)
-      throw bad("payload size does not match its extents");
-    type_.reshape_for_overwrite(value_, framing + 1, type_.rank);
-    if (type_.bytes(value_) != total_ - head) throw bad("reshape disagrees with the extents");
+    std::vector<std::int64_t> extents;
+    if (auto err = framing_error(type_, bytes_, total_, &extents); !err.empty())
+      throw malformed(err);
+    type_.reshape_for_overwrite(value_, extents.data(), static_cast<int>(extents.size()));
+    if (type_.bytes(value_) != total_ - bytes_.size())
+      throw malformed("reshape disagrees with the extents");
+  }
+  std::runtime_error malformed(const std::string& what) const {
+    return std::runtime_error(std::string("malformed ") + type_.name + " from the node: " + what);
   }
 
   const rt::TypeOps& type_;

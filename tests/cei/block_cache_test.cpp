@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -99,6 +100,24 @@ TEST(BlockCache, NewBlocksArePopulatedUpToTheBytesAskedFor) {
   EXPECT_GT(of_slack, 0u);
   EXPECT_EQ(slack, 0u) << "the size class's slack stays unmapped";
   cache.deallocate(p, bytes);
+}
+
+TEST(BlockCache, BoundComesFromTheEnvironmentAndBadTextIsReported) {
+  const std::size_t fallback = cei::BlockCache::limit_from(nullptr);
+  EXPECT_GT(fallback, 0u);
+  EXPECT_EQ(cei::BlockCache::limit_from(""), fallback);
+  EXPECT_EQ(cei::BlockCache::limit_from("12"), 12 * kMiB);
+  EXPECT_EQ(cei::BlockCache::limit_from("0"), 0u) << "0 turns the cache off";
+  for (const char* bad : {"abc", "12MB", "-5", " 7", "99999999999999999999"}) {
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(cei::BlockCache::limit_from(bad), fallback) << bad;
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find(std::string("CEI_BLOCK_CACHE_MB='") + bad + "'"), std::string::npos)
+        << said;
+  }
+  testing::internal::CaptureStderr();
+  cei::BlockCache::limit_from("64");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "") << "a good value is taken silently";
 }
 
 TEST(BlockCache, ThreadsShareOneCacheSafely) {

@@ -1,9 +1,9 @@
 // Data deserialization (TypeOps::deserialize) as the worker node's PUT /v1/data/{id} and the remote
 // platform's result download use it. The first byte picks the type, the rest are its wire bytes.
-// Contiguous types: the node's framing check (wire_error) and deserialize must agree, an accepted
-// value must serialize back to the same bytes, and a hostile header must not make anything
-// allocate more than the bytes hold. Objects (cereal): only std::exception may come out, and what
-// comes back must be a consistent value.
+// Contiguous types: the framing check of the node and the client (wire_error) and deserialize must
+// agree, an accepted value must serialize back to the same bytes, and a hostile header must not
+// make anything allocate more than the bytes hold. Objects (cereal): only std::exception may come
+// out, and what comes back must be a consistent value.
 #include <cei/array.hpp>
 #include <cei/rt/type_ops.hpp>
 
@@ -48,7 +48,7 @@ const cei::rt::TypeOps* const kTypes[] = {
 using Object = std::unique_ptr<void, void (*)(void*)>;
 
 void check_contiguous(const cei::rt::TypeOps& type, std::string_view bytes) {
-  const std::string wire = cei::worker::wire_error(type, bytes);
+  const std::string wire = cei::remote::wire_error(type, bytes);
   Object obj(type.create(), type.destroy);
   bool accepted = true;
   try {

@@ -13,9 +13,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -42,8 +46,31 @@ class BlockCache {
   // The process's cache, bounded by CEI_BLOCK_CACHE_MB (read once). Never destroyed: arrays freed
   // by other static objects' destructors still return their blocks here.
   static BlockCache& instance() {
-    static BlockCache* cache = new BlockCache(limit_from_environment());
+    static BlockCache* cache = new BlockCache(limit_from(std::getenv("CEI_BLOCK_CACHE_MB")));
     return *cache;
+  }
+
+  // The bound CEI_BLOCK_CACHE_MB's text asks for, in bytes (null or empty: the default). Text that
+  // is not a whole number of MiB is reported on stderr and the default kept: an allocator has no
+  // caller to refuse it to, and the cache only saves time.
+  static std::size_t limit_from(const char* mb) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    std::size_t ram = pages > 0 && page > 0
+                          ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
+                          : 0;
+    const std::size_t fallback = std::min<std::size_t>(std::size_t{1} << 30, ram / 8);
+    if (!mb || !*mb) return fallback;
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(mb, &end, 10);
+    if (std::isdigit(static_cast<unsigned char>(*mb)) && *end == '\0' && errno == 0 &&
+        v <= (std::numeric_limits<std::size_t>::max() >> 20))
+      return static_cast<std::size_t>(v) << 20;
+    std::fprintf(stderr,
+                 "cei: CEI_BLOCK_CACHE_MB='%s' is not a whole number of MiB; the block cache keeps "
+                 "its default bound of %zu MiB\n",
+                 mb, fallback >> 20);
+    return fallback;
   }
 
   // Sizes are rounded up to four classes per power of two, so that a block serves requests a
@@ -116,19 +143,6 @@ class BlockCache {
     (void)p;
     (void)bytes;
 #endif
-  }
-
-  static std::size_t limit_from_environment() {
-    if (const char* mb = std::getenv("CEI_BLOCK_CACHE_MB"); mb && *mb) {
-      char* end = nullptr;
-      unsigned long long v = std::strtoull(mb, &end, 10);
-      if (*end == '\0') return static_cast<std::size_t>(v) << 20;
-    }
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    std::size_t ram = pages > 0 && page > 0
-                          ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
-                          : 0;
-    return std::min<std::size_t>(std::size_t{1} << 30, ram / 8);
   }
 
   mutable std::mutex mu_;

@@ -449,7 +449,7 @@ struct Node::Impl final : HttpHandler {
     std::span<char> space() override {
       if (!head_done_) {
         head_done_ = true;
-        head_.resize(std::min(total_, wire_head_bytes(type_)));
+        head_.resize(std::min(total_, remote::wire_head_bytes(type_)));
         return {head_.data(), head_.size()};
       }
       make();
@@ -467,7 +467,7 @@ struct Node::Impl final : HttpHandler {
     void make() {
       if (object_) return;
       std::vector<std::int64_t> extents;
-      if (auto err = framing_error(type_, head_, total_, &extents); !err.empty())
+      if (auto err = remote::framing_error(type_, head_, total_, &extents); !err.empty())
         throw ProtocolError(400, std::string("malformed ") + type_.name + ": " + err);
       object_ = node_.exec->make_object(type_);
       type_.reshape_for_overwrite(object_.get(), extents.data(), static_cast<int>(extents.size()));

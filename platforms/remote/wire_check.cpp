@@ -3,7 +3,7 @@
 #include <cstring>
 #include <limits>
 
-namespace cei::worker {
+namespace cei::remote {
 
 namespace {
 constexpr std::size_t kWord = sizeof(std::int64_t);
@@ -49,4 +49,4 @@ std::string wire_error(const rt::TypeOps& type, std::string_view bytes) {
   return framing_error(type, bytes, bytes.size());
 }
 
-}  // namespace cei::worker
+}  // namespace cei::remote

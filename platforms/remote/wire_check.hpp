@@ -1,5 +1,6 @@
 // Validates the framing of a contiguous value (int64 rank, rank int64 extents, raw payload) before
-// it is deserialized, so hostile extents cannot make the node allocate more than the body holds.
+// it is deserialized or its storage is made, so hostile extents cannot make the node (an upload)
+// or the client (a download) allocate more than the body holds.
 #pragma once
 
 #include <cei/rt/type_ops.hpp>
@@ -10,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cei::worker {
+namespace cei::remote {
 
 // "" when `bytes` is a well-formed value of `type`'s framing, else what is wrong.
 std::string wire_error(const rt::TypeOps& type, std::string_view bytes);
@@ -24,4 +25,4 @@ std::size_t wire_head_bytes(const rt::TypeOps& type);
 std::string framing_error(const rt::TypeOps& type, std::string_view head, std::size_t total,
                           std::vector<std::int64_t>* extents = nullptr);
 
-}  // namespace cei::worker
+}  // namespace cei::remote
