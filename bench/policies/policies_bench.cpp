@@ -277,9 +277,8 @@ int run(const Options& o) {
     for (int k = 0; k <= n; ++k) std::fprintf(stderr, " %d:%.3f", k, searched[k]);
     std::fprintf(stderr, "\n");
     // The comparison: the winning split measured again, taking turns with the dynamic policies
-    // and warmed up as they are.
-    // Its search median is the least of n + 1 noisy medians, biased low by the noise itself (the
-    // winner's curse); a fresh sample of the chosen split is what a user of it would see.
+    // and warmed up as they are. Its search median is the least of n + 1 noisy medians, biased
+    // low by the noise itself (the winner's curse); a fresh sample is what its user would see.
     std::vector<Result> best, perf, en;
     for (int rep = 0; rep < o.reps; ++rep) {
       best.push_back(split(patch.ce, control, per_side, best_k, 2));
