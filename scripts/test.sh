@@ -3,4 +3,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh "$@"
-ctest --test-dir "${CEI_BUILD_DIR:-build}" --output-on-failure -j"$(nproc)" --timeout 600
+build="${CEI_BUILD_DIR:-build}"
+status=0
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --timeout 600 || status=$?
+if [ "$status" -ne 0 ]; then
+  # With -j the output of a failed test lies far up among the others': repeat it last, where a
+  # CI log's tail shows it.
+  log="$build/Testing/Temporary/LastTest.log"
+  failed="$build/Testing/Temporary/LastTestsFailed.log"
+  if [ -f "$failed" ] && [ -f "$log" ]; then
+    while IFS=: read -r _ name; do
+      echo "===== output of the failed test $name ====="
+      awk -v n="$name" 'index($0, " Testing: " n) && substr($0, length($0) - length(n) + 1) == n {on = 1}
+        on {print}
+        on && index($0, "\"" n "\" time elapsed") {exit}' "$log"
+    done < "$failed"
+  fi
+fi
+exit "$status"

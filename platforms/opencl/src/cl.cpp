@@ -51,7 +51,7 @@ std::pair<cl_ulong, cl_ulong> event_span(cl_event e) {
           CL_SUCCESS ||
       clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
           CL_SUCCESS ||
-      end < start)
+      start == 0 || end < start)  // a command failed before it started has no span
     return {0, 0};
   return {start, end};
 }

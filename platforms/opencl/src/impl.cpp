@@ -158,8 +158,8 @@ void OpenCLPlatform::Impl::on_complete(cl_event e, std::function<void(cl_int)> f
   }
 }
 
-void OpenCLPlatform::Impl::sweep_failures() {
-  if (!failures_seen.load()) return;
+void OpenCLPlatform::Impl::sweep_failures(bool always) {
+  if (!always && !failures_seen.load()) return;
   for (auto [key, st] : registry().of(this))
     if (st < 0)
       if (auto d = registry().take(key)) d->fire(st);

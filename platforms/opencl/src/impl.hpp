@@ -127,12 +127,13 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // Calls fn on OpenCL's callback thread once `e` completes, with its execution status; fn must
   // not enqueue or block (post to the dispatcher for that).
   void on_complete(cl_event e, std::function<void(cl_int)> fn);
-  // Drivers need not call back for a command that fails because one it waits for failed (PoCL
-  // 3.1 never does): once any command has failed, the callbacks whose event ended in error are
-  // run here, after each launch and while shutdown() waits.
+  // Drivers need not call back for a command that fails (PoCL 3.1 never does, whether it failed
+  // itself or because one it waits for did): once any command has failed, the callbacks whose
+  // event ended in error are run here, after each launch; while shutdown() waits, always
+  // (`always`), since a failure with no callback at all leaves no other trace.
   struct Callback;
   std::atomic<bool> failures_seen{false};
-  void sweep_failures();
+  void sweep_failures(bool always = false);
   // Once the queues are finished: runs or frees every callback of this platform not run yet.
   void settle_callbacks();
 

@@ -231,10 +231,25 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
 
     std::vector<std::size_t> g(w.global.begin(), w.global.end()), l(w.local.begin(), w.local.end()),
         o(w.offset.begin(), w.offset.end());
+    const bool inject =
+        !options.fail_kernel.empty() && options.fail_kernel == ce.opencl->kernel_name;
+    if (inject) {
+      // PoCL 3.1 crashes now and then (a segfault or an assertion in its driver thread) when a
+      // user event fails while the driver makes the kernel that waits for it ready: let all else
+      // the kernel waits for complete first, so that the injected failure is its one open
+      // dependency.
+      if (!wait.empty()) clWaitForEvents(static_cast<cl_uint>(wait.size()), wait.data());
+      if (in_order) clFinish(kq);
+      for (auto& rep : reps)
+        if (rep)
+          if (auto err = rep->outcome()->failure()) return fail(r, err);
+      wait.clear();
+    }
     if (in_order)  // what ran before on the kernel's own queue needs no event
       std::erase_if(wait, [&](cl_event e) { return queue_of(e) == kq; });
     const bool capped = max_inflight > 0 && !options.naive;
-    if (capped && last_kernels.size() >= max_inflight) wait.push_back(last_kernels.front().get());
+    if (capped && !inject && last_kernels.size() >= max_inflight)
+      wait.push_back(last_kernels.front().get());
     Event slot;  // completed with the kernel whatever its status: a failure does not spread
     if (capped) {
       cl_int err = CL_SUCCESS;
@@ -242,7 +257,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       check(err, "clCreateUserEvent");
     }
     Event injected;  // Options::fail_kernel: completed with an error once the outputs are out
-    if (!options.fail_kernel.empty() && options.fail_kernel == ce.opencl->kernel_name) {
+    if (inject) {
       cl_int err = CL_SUCCESS;
       injected = Event(clCreateUserEvent(context.get(), &err));
       check(err, "clCreateUserEvent");

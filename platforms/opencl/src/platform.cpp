@@ -136,7 +136,7 @@ void OpenCLPlatform::shutdown() {
   if (!impl_) return;
   while (impl_->tasks_in_flight.load() > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    impl_->sweep_failures();
+    impl_->sweep_failures(true);
   }
   for (auto& q : impl_->queues) clFinish(q.get());
   impl_->settle_callbacks();

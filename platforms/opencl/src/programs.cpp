@@ -9,6 +9,8 @@
 #include <sstream>
 #include <vector>
 
+#include <unistd.h>
+
 namespace cei::opencl {
 
 namespace fs = std::filesystem;
@@ -144,8 +146,10 @@ void Programs::save_binary(cl_program p, const std::string& path) {
   if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) != CL_SUCCESS) return;
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  // Write then rename, so that a concurrent run never reads half a binary.
-  std::string tmp = path + ".tmp" + std::to_string(reinterpret_cast<std::uintptr_t>(this));
+  // Write then rename, so that a concurrent run never reads half a binary; the name is the
+  // process's and the object's, since two processes may hold the same address.
+  std::string tmp = path + ".tmp" + std::to_string(getpid()) + "." +
+                    std::to_string(reinterpret_cast<std::uintptr_t>(this));
   {
     std::ofstream f(tmp, std::ios::binary);
     f.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(size));
