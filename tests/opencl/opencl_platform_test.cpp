@@ -280,7 +280,7 @@ TEST(OpenCLPlatform, AKernelThatFailsAfterPublishingItsOutputsFailsWhatReadsThem
   auto p = pocl(o);
   auto failed = call(*p, inc_ce, {HostVersion::of(iota(1000))});
   EXPECT_EQ(failed.result->state(), rt::Version::State::Ready);  // published at enqueue
-  // Chained on the device before the failure is known; and a task that does not read it.
+  // A successor that reads it, and a task that does not.
   auto successor = call(*p, negate_ce, {failed.result});
   auto unrelated = call(*p, negate_ce, {HostVersion::of(iota(1000))});
 
