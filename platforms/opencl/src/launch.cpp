@@ -124,9 +124,13 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     }
     // A value whose kernel failed after publishing it: this task does not run, and reports the
     // failure where it started.
-    for (auto& rep : reps)
-      if (rep)
-        if (auto err = rep->outcome()->failure()) return fail(r, err);
+    auto input_failure = [&]() -> std::exception_ptr {
+      for (auto& rep : reps)
+        if (rep)
+          if (auto err = rep->outcome()->failure()) return err;
+      return nullptr;
+    };
+    if (auto err = input_failure()) return fail(r, err);
     std::vector<ArgView> params(views.begin(), views.begin() + ce.nparams);
     WorkSizes w = work_sizes(ce, e, params);
     if (ce.result) {
@@ -240,9 +244,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       // dependency.
       if (!wait.empty()) clWaitForEvents(static_cast<cl_uint>(wait.size()), wait.data());
       if (in_order) clFinish(kq);
-      for (auto& rep : reps)
-        if (rep)
-          if (auto err = rep->outcome()->failure()) return fail(r, err);
+      if (auto err = input_failure()) return fail(r, err);
       wait.clear();
     }
     if (in_order)  // what ran before on the kernel's own queue needs no event
