@@ -14,7 +14,7 @@ for app in matmul bezier canny digits; do
   PROGRAMS+=("examples/$app/$app" "examples/$app/$app-seq" "bench/suite/handwritten/$app-handcl")
 done
 PROGRAMS+=(bench/overhead/cei-bench-overhead bench/opencl/cei_opencl_bench
-           bench/remote/cei-bench-remote)
+           bench/remote/cei-bench-remote bench/starpu/cei-starpu-matmul)
 
 if [ "${CEI_BUNDLE_NO_BUILD:-0}" != 1 ]; then
   [ -f "$BUILD/build.ninja" ] || bash scripts/build.sh
@@ -58,5 +58,5 @@ command -v strip >/dev/null && find "$OUT/build" "$OUT/lib" -type f -perm -u+x -
 
 cp data/china.jpg data/digits.csv.gz "$OUT/data/"
 cp bench/suite/suite.py bench/suite/report.py "$OUT/bench/suite/"
-cp bench/gpu/run.sh "$OUT/run.sh"
+cp bench/gpu/run.sh bench/gpu/headline.sh "$OUT/"
 echo "bundle: $OUT ($(du -sh "$OUT" | cut -f1)); on the GPU machine: bash $OUT/run.sh [OUTDIR] [--quick]"
