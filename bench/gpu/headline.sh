@@ -21,9 +21,9 @@ mkdir -p "$W/nonvml"
 echo 'void cei_no_nvml(void) {}' | cc -shared -x c - -o "$W/nonvml/libnvidia-ml.so.1"
 
 median() { sort -g | awk '{a[NR] = $1} END {print NR ? a[int((NR + 1) / 2)] : "-"}'; }
-# makespan LABEL ENV... -- CMD...: the run summary's makespan, RUNS times.
+# makespan ENV... -- CMD...: the run summary's makespan, RUNS times.
 makespan() {
-  local envs=() cmd=()
+  local envs=()
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
   for _ in $(seq "$RUNS"); do
