@@ -57,10 +57,12 @@ function(cei_add_application NAME)
     string(REPLACE "../" "__/" rel "${rel}")
     set(out "${gen}/${rel}")
     get_filename_component(src_dir "${abs}" DIRECTORY)
+    # After the registry step, which alone reports the CEI headers' and kernels' mistakes: when it
+    # fails, this step does not run, so each mistake is printed once, not once per source.
     add_custom_command(OUTPUT "${out}"
       COMMAND "${ceic}" --instrument "${abs}" ${cei_flags} -o "${out}"
               --registry-header "${NAME}_registry.hpp" ${ARG_CEIC_OPTIONS} -- ${ceic_args}
-      DEPENDS "${abs}" ${abs_ceis} "${ceic}"
+      DEPENDS "${abs}" ${abs_ceis} "${registry_hpp}" "${ceic}"
       COMMENT "ceic: instrumenting ${rel}"
       COMMAND_EXPAND_LISTS VERBATIM)
     # The rewritten file lives in the build tree: its #include "..." still finds the user's files.

@@ -5,7 +5,10 @@
 //        [-- args]
 // --no-sync leaves out the waits the analysis inserts: only to show what they buy (tests).
 // Compiler args are the target's -I / -D / -std. Errors go to stderr as file:line:col: error: ...
+// and make the exit status 2. --registry also checks each CE's OpenCL kernel against the CE
+// (kernel_check.hpp): it is the one step of a build that reports the CEI headers' mistakes.
 #include <cei/frontend.hpp>
+#include <cei/instrument/kernel_check.hpp>
 #include <cei/instrument/registry_gen.hpp>
 #include <cei/instrument/rewrite.hpp>
 
@@ -91,7 +94,7 @@ bool write_file(const std::string& path, const std::string& text) {
 
 int report(const cei::frontend::Diagnostics& diags) {
   std::cerr << diags.text();
-  return diags.has_errors() ? 1 : 0;
+  return diags.has_errors() ? 2 : 0;
 }
 
 }  // namespace
@@ -114,6 +117,8 @@ int main(int argc, char** argv) {
   if (diags.has_errors()) return report(diags);
 
   if (opts->mode == "registry") {
+    cei::instrument::check_kernels(models, diags);
+    if (diags.has_errors()) return report(diags);
     try {
       auto include = std::filesystem::path(opts->header_out).filename().string();
       std::string cpp = cei::instrument::registry_source(models, include);
@@ -126,6 +131,9 @@ int main(int argc, char** argv) {
   }
   auto out = cei::instrument::instrument_source(opts->input, models, opts->compiler_args,
                                                 opts->registry_header, diags, opts->instrument);
-  if (!out) return report(diags) ? 1 : 1;
+  if (!out) {
+    report(diags);
+    return 2;
+  }
   return write_file(opts->out, *out) ? report(diags) : 1;
 }
