@@ -81,12 +81,12 @@ std::string opencl_name(QualType t) {
 
 // What the OpenCL platform passes as one kernel argument (platforms/opencl/src/launch.cpp).
 struct Expected {
-  std::string element;     // OpenCL C element type; empty when OpenCL C has none
-  bool buffer = false;     // a cl_mem (`__global T*`) rather than the value itself
-  bool written = false;    // the kernel writes it: out/inout parameters and the result
-  std::string what;        // "CE parameter 'alpha'", "the result of CE 'scale'"
-  std::string name;        // the CE parameter's name, the kernel's usual name for it
-  std::string cpp;         // the CE's C++ type, with its direction when written
+  std::string element;   // OpenCL C element type; empty when OpenCL C has none
+  bool buffer = false;   // a cl_mem (`__global T*`) rather than the value itself
+  bool written = false;  // the kernel writes it: out/inout parameters and the result
+  std::string what;      // "CE parameter 'alpha'", "the result of CE 'scale'"
+  std::string name;      // the CE parameter's name, the kernel's usual name for it
+  std::string cpp;       // the CE's C++ type, with its direction when written
   std::string cpp_element;
   model::Location loc;
 
@@ -262,9 +262,8 @@ class KernelChecker {
         ok = false;
       } else if (e.written && !e.buffer) {
         // launch.cpp passes every scalar input by value, so no buffer would carry the update.
-        diags_.error(e.loc, "ceic: " + e.what +
-                                " is an inout scalar, which kernel '" + cl_.name + "' (" +
-                                at(kernel_) +
+        diags_.error(e.loc, "ceic: " + e.what + " is an inout scalar, which kernel '" + cl_.name +
+                                "' (" + at(kernel_) +
                                 ") cannot update: OpenCL kernels get scalar inputs by value "
                                 "(make it 'out', or a cei::Vector of one element)");
         ok = false;
@@ -279,7 +278,8 @@ class KernelChecker {
     const QualType t = ctx_.removeAddrSpaceQualType(p.getType());
     std::string why;
     if (!e.buffer) {
-      if (t->isPointerType() || opencl_name(t) != e.element) why = "expected '" + e.spelling() + "'";
+      if (t->isPointerType() || opencl_name(t) != e.element)
+        why = "expected '" + e.spelling() + "'";
     } else if (!t->isPointerType()) {
       why = "expected '" + e.spelling() + "': the runtime passes a buffer";
     } else {
@@ -311,8 +311,8 @@ class KernelChecker {
     std::string sig = "__kernel void " + cl_.name + "(";
     for (std::size_t i = 0; i < want_.size(); ++i)
       sig += (i ? ", " : "") + want_[i].spelling() + " " + want_[i].name;
-    diags_.note(ce_.loc, "ceic: CE '" + ce_.name + "' declared here; the kernel it calls is " +
-                             sig + ")");
+    diags_.note(ce_.loc,
+                "ceic: CE '" + ce_.name + "' declared here; the kernel it calls is " + sig + ")");
   }
 
   const model::CoreElement& ce_;
@@ -335,8 +335,8 @@ void check_kernels(const std::vector<model::Model>& models, frontend::Diagnostic
       auto [it, fresh] = files.try_emplace(ce.opencl->kernel_path);
       if (fresh) it->second = parse_kernel_file(ce.opencl->kernel_path);
       if (!it->second) {
-        diags.error(ce.opencl->loc, "ceic: cannot read kernel file '" +
-                                        ce.opencl->kernel_path + "' as OpenCL C");
+        diags.error(ce.opencl->loc,
+                    "ceic: cannot read kernel file '" + ce.opencl->kernel_path + "' as OpenCL C");
         continue;
       }
       KernelChecker(ce, *it->second, diags).run();

@@ -1,6 +1,6 @@
-# Kernel signature checks, lit-style: `ceic --registry` on CASE (a CEI header, run from its folder so
-# that paths print as written) must print exactly the `// CHECK: ` lines of CASE, in order, and exit
-# with status 2; a CASE without CHECK lines must print nothing and exit with 0.
+# Kernel signature checks, lit-style: `ceic --registry` on CASE (a CEI header, run from its folder
+# so that paths print as written) must print exactly the `// CHECK: ` lines of CASE, in order, and
+# exit with status 2; a CASE without CHECK lines must print nothing and exit with 0.
 #   cmake -DCEIC=ceic -DCASE=kernels/NN_name.cei.hpp -DOUT=dir -P kernel_check.cmake
 get_filename_component(dir "${CASE}" DIRECTORY)
 get_filename_component(name "${CASE}" NAME)
