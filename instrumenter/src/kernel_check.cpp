@@ -253,8 +253,7 @@ class KernelChecker {
   // Every CE parameter has an OpenCL C counterpart the runtime can hand over.
   bool representable() {
     bool ok = true;
-    for (std::size_t i = 0; i < want_.size(); ++i) {
-      const Expected& e = want_[i];
+    for (const Expected& e : want_) {
       if (e.element.empty()) {
         diags_.error(e.loc, "ceic: " + e.what + " has element type '" + e.cpp_element +
                                 "', which OpenCL C has no type for: kernel '" + cl_.name + "' (" +
