@@ -42,11 +42,18 @@ function(cei_add_application NAME)
                 "-std=c++20")
   set(ceic "$<TARGET_FILE:CEI::ceic>")
 
+  # The depfile names the kernel files the registry embeds, listed in KERNELS or not. (CMP0116:
+  # CMake, not the caller's policies, maps its absolute paths onto the build tree's.)
+  cmake_policy(PUSH)
+  cmake_policy(SET CMP0116 NEW)
   add_custom_command(OUTPUT "${registry_cpp}" "${registry_hpp}"
-    COMMAND "${ceic}" --registry ${cei_flags} -o "${registry_cpp}" -H "${registry_hpp}" -- ${ceic_args}
+    COMMAND "${ceic}" --registry ${cei_flags} -o "${registry_cpp}" -H "${registry_hpp}"
+            --depfile "${gen}/${NAME}_registry.d" -- ${ceic_args}
     DEPENDS ${abs_ceis} ${abs_kernels} "${ceic}"
+    DEPFILE "${gen}/${NAME}_registry.d"
     COMMENT "ceic: CE registry of ${NAME}"
     COMMAND_EXPAND_LISTS VERBATIM)
+  cmake_policy(POP)
 
   set(instrumented)
   set(plain)
