@@ -42,11 +42,18 @@ function(cei_add_application NAME)
                 "-std=c++20")
   set(ceic "$<TARGET_FILE:CEI::ceic>")
 
+  # The depfile names the kernel files the registry embeds, listed in KERNELS or not. (CMP0116:
+  # CMake, not the caller's policies, maps its absolute paths onto the build tree's.)
+  cmake_policy(PUSH)
+  cmake_policy(SET CMP0116 NEW)
   add_custom_command(OUTPUT "${registry_cpp}" "${registry_hpp}"
-    COMMAND "${ceic}" --registry ${cei_flags} -o "${registry_cpp}" -H "${registry_hpp}" -- ${ceic_args}
+    COMMAND "${ceic}" --registry ${cei_flags} -o "${registry_cpp}" -H "${registry_hpp}"
+            --depfile "${gen}/${NAME}_registry.d" -- ${ceic_args}
     DEPENDS ${abs_ceis} ${abs_kernels} "${ceic}"
+    DEPFILE "${gen}/${NAME}_registry.d"
     COMMENT "ceic: CE registry of ${NAME}"
     COMMAND_EXPAND_LISTS VERBATIM)
+  cmake_policy(POP)
 
   set(instrumented)
   set(plain)
@@ -57,10 +64,12 @@ function(cei_add_application NAME)
     string(REPLACE "../" "__/" rel "${rel}")
     set(out "${gen}/${rel}")
     get_filename_component(src_dir "${abs}" DIRECTORY)
+    # After the registry step, which alone reports the CEI headers' and kernels' mistakes: when it
+    # fails, this step does not run, so each mistake is printed once, not once per source.
     add_custom_command(OUTPUT "${out}"
       COMMAND "${ceic}" --instrument "${abs}" ${cei_flags} -o "${out}"
               --registry-header "${NAME}_registry.hpp" ${ARG_CEIC_OPTIONS} -- ${ceic_args}
-      DEPENDS "${abs}" ${abs_ceis} "${ceic}"
+      DEPENDS "${abs}" ${abs_ceis} "${registry_hpp}" "${ceic}"
       COMMENT "ceic: instrumenting ${rel}"
       COMMAND_EXPAND_LISTS VERBATIM)
     # The rewritten file lives in the build tree: its #include "..." still finds the user's files.

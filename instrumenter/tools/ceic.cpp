@@ -1,11 +1,17 @@
 // ceic: the CEI instrumenter.
 //   ceic --dump-cei FILE [-- compiler args]
-//   ceic --registry --cei H [--cei H2 ...] -o registry.cpp -H registry.hpp [-- compiler args]
+//   ceic --registry --cei H [--cei H2 ...] -o registry.cpp -H registry.hpp [--depfile FILE]
+//        [-- compiler args]
 //   ceic --instrument SRC --cei H [--cei H2 ...] -o OUT.cpp [--registry-header NAME] [--no-sync]
 //        [-- args]
 // --no-sync leaves out the waits the analysis inserts: only to show what they buy (tests).
 // Compiler args are the target's -I / -D / -std. Errors go to stderr as file:line:col: error: ...
+// and make the exit status 2. --registry also checks each CE's OpenCL kernel against the CE
+// (kernel_check.hpp): it is the one step of a build that reports the CEI headers' mistakes.
+// --depfile writes a Make-style depfile: the registry embeds the kernel files, so the build reruns
+// it when one changes, whether the application lists it in KERNELS or not.
 #include <cei/frontend.hpp>
+#include <cei/instrument/kernel_check.hpp>
 #include <cei/instrument/registry_gen.hpp>
 #include <cei/instrument/rewrite.hpp>
 
@@ -13,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,14 +29,15 @@ struct Options {
   std::string mode;  // dump-cei | registry | instrument
   std::string input;
   std::vector<std::string> ceis;
-  std::string out, header_out, registry_header = "cei_registry.hpp";
+  std::string out, header_out, depfile, registry_header = "cei_registry.hpp";
   std::vector<std::string> compiler_args;
   cei::instrument::Options instrument;
 };
 
 constexpr const char* usage =
     "usage: ceic --dump-cei FILE [-- args]\n"
-    "       ceic --registry --cei H [--cei H2] -o registry.cpp -H registry.hpp [-- args]\n"
+    "       ceic --registry --cei H [--cei H2] -o registry.cpp -H registry.hpp [--depfile F] "
+    "[-- args]\n"
     "       ceic --instrument SRC --cei H [--cei H2] -o OUT.cpp [--registry-header NAME] "
     "[--no-sync] [-- args]\n";
 
@@ -64,6 +72,8 @@ std::optional<Options> parse(int argc, char** argv) {
       o.out = *v;
     else if (a == "-H")
       o.header_out = *v;
+    else if (a == "--depfile")
+      o.depfile = *v;
     else if (a == "--registry-header")
       o.registry_header = *v;
     else
@@ -83,15 +93,39 @@ bool write_file(const std::string& path, const std::string& text) {
     std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in && old == text) return true;
   }
+  // Make does not create the folders of a custom command's outputs (Ninja does).
+  std::error_code ec;
+  const auto dir = std::filesystem::path(path).parent_path();
+  if (!dir.empty()) std::filesystem::create_directories(dir, ec);
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) std::cerr << "ceic: error: cannot write '" << path << "'\n";
   return static_cast<bool>(out);
 }
 
+std::string depfile_rule(const std::string& target,
+                         const std::vector<cei::model::Model>& models) {
+  auto escaped = [](const std::string& path) {
+    std::string out;
+    for (char c : std::filesystem::absolute(path).lexically_normal().string()) {
+      if (c == ' ' || c == '#') out += '\\';
+      if (c == '$') out += '$';
+      out += c;
+    }
+    return out;
+  };
+  std::string rule = escaped(target) + ":";
+  std::set<std::string> kernels;
+  for (const auto& m : models)
+    for (const auto& ce : m.ces)
+      if (ce.opencl && kernels.insert(ce.opencl->kernel_path).second)
+        rule += " " + escaped(ce.opencl->kernel_path);
+  return rule + "\n";
+}
+
 int report(const cei::frontend::Diagnostics& diags) {
   std::cerr << diags.text();
-  return diags.has_errors() ? 1 : 0;
+  return diags.has_errors() ? 2 : 0;
 }
 
 }  // namespace
@@ -114,10 +148,14 @@ int main(int argc, char** argv) {
   if (diags.has_errors()) return report(diags);
 
   if (opts->mode == "registry") {
+    cei::instrument::check_kernels(models, diags);
+    if (diags.has_errors()) return report(diags);
     try {
       auto include = std::filesystem::path(opts->header_out).filename().string();
       std::string cpp = cei::instrument::registry_source(models, include);
       if (!write_file(opts->header_out, cei::instrument::registry_header(models))) return 1;
+      if (!opts->depfile.empty() && !write_file(opts->depfile, depfile_rule(opts->out, models)))
+        return 1;
       return write_file(opts->out, cpp) ? report(diags) : 1;
     } catch (const std::exception& e) {
       std::cerr << "ceic: error: " << e.what() << "\n";
@@ -126,6 +164,9 @@ int main(int argc, char** argv) {
   }
   auto out = cei::instrument::instrument_source(opts->input, models, opts->compiler_args,
                                                 opts->registry_header, diags, opts->instrument);
-  if (!out) return report(diags) ? 1 : 1;
+  if (!out) {
+    report(diags);
+    return 2;
+  }
   return write_file(opts->out, *out) ? report(diags) : 1;
 }

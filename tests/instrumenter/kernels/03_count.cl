@@ -1,0 +1,3 @@
+__kernel void fill(__global int* v, int value, int stride) {
+  v[get_global_id(0) * stride] = value;
+}

@@ -1,0 +1,3 @@
+__kernel void scale(float alpha, __global float* x) {
+  x[get_global_id(0)] *= alpha;
+}

@@ -1,0 +1,3 @@
+#if 0
+__kernel void neg(__global int* v) { v[get_global_id(0)] = -v[get_global_id(0)]; }
+#endif

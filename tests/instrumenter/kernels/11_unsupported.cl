@@ -1,0 +1,1 @@
+__kernel void bump(__global int* counter, double step) { counter[0] += (int)step; }

@@ -1,0 +1,1 @@
+__kernel void clear(__global REAL* v, size_t n) { v[get_global_id(0)] = 0; }
