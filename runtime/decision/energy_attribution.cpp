@@ -35,7 +35,8 @@ double model_energy(const PowerModel& model, Clock::time_point start, Clock::tim
 
 // ---- EnergyLedger ----
 
-EnergyLedger::EnergyLedger(std::size_t max_pending) : max_pending_(std::max<std::size_t>(max_pending, 2)) {}
+EnergyLedger::EnergyLedger(std::size_t max_pending)
+    : max_pending_(std::max<std::size_t>(max_pending, 2)) {}
 
 EnergyLedger::RunId EnergyLedger::begin() {
   std::lock_guard lock(mu_);
@@ -127,6 +128,7 @@ EnergyLedger::Ready EnergyLedger::resolve(bool final) {
 
   std::size_t n = 0;
   while (n < pending_.size() && pending_[n].t1 <= limit) ++n;
+  if (n == 0 && !final) return {};  // nothing split: nothing new is final
   if (n > 0) {
     // One sweep over the segments in order, the runs by start: each run joins the running set
     // once and leaves it once.
@@ -234,15 +236,15 @@ MeterSampler::~MeterSampler() {
   finish();
 }
 
-std::unique_ptr<MeterSampler> MeterSampler::open_for(const PlatformConfig& p, unsigned gpu_index) {
+std::unique_ptr<MeterSampler> MeterSampler::open_for(const PlatformConfig& p,
+                                                     std::optional<unsigned> nvml_index) {
   std::unique_ptr<EnergyMeter> meter;
   if (meter_opener())
     meter = meter_opener()(p);
   else if (p.type == PlatformType::Cpu)
     meter = open_rapl_meter();
-  else if (p.type == PlatformType::OpenCL &&
-           (p.device_match.empty() || p.device_match.find("NVIDIA") != std::string::npos))
-    meter = open_nvml_meter(gpu_index);
+  else if (p.type == PlatformType::OpenCL && nvml_index)
+    meter = open_nvml_meter(*nvml_index);
   if (!meter) return nullptr;
   return std::make_unique<MeterSampler>(std::move(meter), std::chrono::milliseconds(20));
 }

@@ -112,8 +112,7 @@ void Recorder::transfer(const TransferEvent& e) {
                    describe(*e.platform)});
 }
 
-void Recorder::task_energy(std::uint64_t task, const Platform&, double joules,
-                           const char* source) {
+void Recorder::task_energy(std::uint64_t task, const Platform&, double joules, const char* source) {
   push(Measured{task, joules, source});
 }
 

@@ -121,8 +121,7 @@ struct Layout {
 };
 
 std::string format_energy(const std::vector<PlatformEnergyRow>& rows) {
-  const std::vector<std::string> head = {"platform", "tasks J", "idle J", "meter J",
-                                         "energy from"};
+  const std::vector<std::string> head = {"platform", "tasks J", "idle J", "meter J", "energy from"};
   std::vector<std::vector<std::string>> cells;
   for (const PlatformEnergyRow& e : rows)
     cells.push_back({e.platform, fmt::format("{:.3f}", e.tasks_j),

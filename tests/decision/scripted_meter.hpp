@@ -29,9 +29,11 @@ struct MeterLog {
 
 class ScriptedMeter final : public EnergyMeter {
  public:
-  ScriptedMeter(double watts, std::shared_ptr<MeterLog> log)
-      : watts_(watts), origin_(Clock::now()), log_(std::move(log)) {}
-  EnergySource source() const override { return EnergySource::Rapl; }  // stands in for RAPL
+  // source: the meter it stands in for.
+  ScriptedMeter(double watts, std::shared_ptr<MeterLog> log,
+                EnergySource source = EnergySource::Rapl)
+      : watts_(watts), origin_(Clock::now()), log_(std::move(log)), source_(source) {}
+  EnergySource source() const override { return source_; }
   std::string describe() const override { return "scripted"; }
   double read_joules() override {
     {
@@ -46,6 +48,7 @@ class ScriptedMeter final : public EnergyMeter {
   double watts_;
   Clock::time_point origin_;
   std::shared_ptr<MeterLog> log_;
+  EnergySource source_;
 };
 
 }  // namespace cei::rt::test

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -34,9 +35,9 @@ unsigned nvml_index(const DeviceInfo& device) {
 
 void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg) {
   if (cfg.host_cores < 0) cfg.host_cores = static_cast<int>(p.host_cores());
-  std::shared_ptr<rt::MeterSampler> meter;
-  if (p.device().vendor.find("NVIDIA") != std::string::npos)
-    meter = rt::MeterSampler::open_for(cfg, nvml_index(p.device()));
+  const bool nvidia = p.device().vendor.find("NVIDIA") != std::string::npos;
+  std::shared_ptr<rt::MeterSampler> meter = rt::MeterSampler::open_for(
+      cfg, nvidia ? std::optional(nvml_index(p.device())) : std::nullopt);
   auto config = std::make_shared<const rt::PlatformConfig>(std::move(cfg));
   DecisionHooks hooks;
   hooks.forecast = [&rt, &p, config](const rt::Task& t, const Estimate& e) {
@@ -89,9 +90,9 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
       auto& timing = const_cast<rt::Task&>(t).timing();
       timing.energy_source = rt::to_string(meter->source());
       if (const auto id = runs->take(t))
-        meter->end(id, timing.start, timing.end,
-                   rt::task_energy_report(rt, p, t.id(), timing.end - timing.start,
-                                          meter->source()));
+        meter->end(
+            id, timing.start, timing.end,
+            rt::task_energy_report(rt, p, t.id(), timing.end - timing.start, meter->source()));
       return 0.0;  // the report brings the figure
     };
     hooks.settle_energy = [&p, meter](bool stopping) {

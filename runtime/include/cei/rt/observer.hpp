@@ -36,8 +36,8 @@ struct TransferEvent {
 // total; tasks_j + idle_j + pending_j == total_j.
 struct PlatformEnergy {
   double tasks_j = 0, idle_j = 0, pending_j = 0, total_j = 0;
-  double seconds = 0;          // the span the meter covered
-  const char* source = "";     // "rapl", "nvml"
+  double seconds = 0;       // the span the meter covered
+  const char* source = "";  // "rapl", "nvml"
 };
 
 class Observer {

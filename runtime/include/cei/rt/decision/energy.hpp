@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -136,10 +137,10 @@ class MeterSampler {
   MeterSampler(const MeterSampler&) = delete;
   MeterSampler& operator=(const MeterSampler&) = delete;
 
-  // RAPL for a cpu platform, NVML (device `gpu_index`) for an opencl one whose device matches
-  // "NVIDIA" or whose config names no device; null otherwise. A meter opener set by
-  // set_meter_opener comes first.
-  static std::unique_ptr<MeterSampler> open_for(const PlatformConfig& p, unsigned gpu_index = 0);
+  // RAPL for a cpu platform, NVML for an opencl one on an NVIDIA device (its NVML index given);
+  // null otherwise. A meter opener set by set_meter_opener comes first.
+  static std::unique_ptr<MeterSampler> open_for(const PlatformConfig& p,
+                                                std::optional<unsigned> nvml_index = {});
 
   EnergySource source() const { return source_; }
   const std::string& describe() const { return describe_; }

@@ -42,7 +42,7 @@ struct PlatformEnergyRow {
 };
 
 struct Summary {
-  std::vector<SummaryRow> rows;  // by CE, then platform
+  std::vector<SummaryRow> rows;           // by CE, then platform
   std::vector<PlatformEnergyRow> energy;  // by platform
   double makespan_s = 0;
   std::string policy;
