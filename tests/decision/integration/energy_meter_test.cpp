@@ -142,8 +142,12 @@ void check_platform(const std::string& platform, const char* source, int n) {
     if (id != me) {
       EXPECT_FALSE(meter_log->read_by(id)) << "a task's path read the meter";
     }
+  // drain() may split what the sampler has not yet split, on the test's thread; that thread also
+  // completes a task now and then (an OpenCL callback on an event already complete runs inline).
   for (const auto& id : watch->reporting)
-    EXPECT_FALSE(watch->task_threads.contains(id)) << "a task's path split the meter's energy";
+    if (id != me) {
+      EXPECT_FALSE(watch->task_threads.contains(id)) << "a task's path split the meter's energy";
+    }
   EXPECT_GT(meter_log->count(), 1);
 
   int tasks = 0;
