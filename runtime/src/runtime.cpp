@@ -17,6 +17,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <unistd.h>
+
 namespace cei::rt {
 
 namespace {
@@ -57,12 +59,24 @@ std::size_t env_size(const char* name, std::size_t fallback) {
 }
 
 void drain_at_exit() {
+  static std::atomic<bool> done{false};
+  if (done.exchange(true)) return;
   if (Runtime* rt = started.load()) {
     rt->drain();
     rt->impl().shutdown();
     for_observers([](Observer& o) { o.run_finished(); });
   }
 }
+
+// The main thread's exit destroys its thread_local objects before any static object or atexit
+// function: the runtime drains there, and stops the platforms still opening in the background,
+// while every library is intact. A driver loaded after the start (PoCL, and the LLVM it loads)
+// registers its exit-time destructors after drain_at_exit, so they would run first, under the
+// feet of a device still opening or still running tasks. drain_at_exit stays registered for an
+// exit from another thread.
+struct DrainFirstAtExit {
+  ~DrainFirstAtExit() { drain_at_exit(); }
+};
 
 }  // namespace
 
@@ -454,6 +468,10 @@ Runtime& Runtime::instance() {
     cei::detail::wait_hook = [](const void* address) { detail::sync(address, true); };
     cei::detail::barrier_hook = [] { Runtime::instance().impl().barrier(); };
     std::atexit(drain_at_exit);
+    if (::gettid() == ::getpid()) {  // the main thread: its thread_local objects die at exit only
+      thread_local DrainFirstAtExit drain_first;
+      (void)drain_first;
+    }
     started.store(r);
     return r;
   }();
