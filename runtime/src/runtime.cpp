@@ -503,8 +503,12 @@ bool Runtime::stopping() const {
   return impl_->stopping();
 }
 
-std::span<Platform* const> Runtime::platforms() const {
+void Runtime::wait_for_platforms() const {
   impl_->wait_background();
+}
+
+std::span<Platform* const> Runtime::platforms() const {
+  wait_for_platforms();
   return impl_->platforms.view();
 }
 

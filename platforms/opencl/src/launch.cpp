@@ -388,6 +388,11 @@ void OpenCLPlatform::Impl::record(Running& r) {
                         list == &r.writes, host_time(span.first), host_time(span.second)});
       }
   }
+  if (hooks.energy) t.energy_j = hooks.energy(*r.task);
+  t.transfer_in_s = w;
+  t.transfer_out_s = rd;
+  t.bytes_in = r.bytes_in;
+  t.bytes_out = r.bytes_out;
   std::lock_guard lock(stats_mu);
   for (auto& c : copies) add_span(c, true);
   add_span(kspan, false);

@@ -96,15 +96,6 @@ void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig 
   rt.add_platform(std::move(p));
 }
 
-// A mistake in the launch config is reported by the policy factory, which stops the program.
-rt::Config config_or_default() {
-  try {
-    return rt::launch_config();
-  } catch (const rt::ConfigError&) {
-    return rt::default_config();
-  }
-}
-
 void open_devices(rt::Runtime& rt, const rt::Config& cfg, bool prebuild) {
   try {
     const Options env = Options::from_env();
@@ -136,7 +127,12 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg, bool prebuild) {
 // build, and must not delay the program's first tasks: under only:<p> with p not an OpenCL
 // platform the devices open only for a task that p cannot run; otherwise in the background.
 const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& rt) {
-  auto cfg = std::make_shared<const rt::Config>(config_or_default());
+  std::shared_ptr<const rt::Config> cfg;
+  try {
+    cfg = std::make_shared<const rt::Config>(rt::launch_config());
+  } catch (const rt::ConfigError&) {
+    return;  // the policy factory reports the mistake and stops the program: nothing to open
+  }
   const std::string& policy = cfg->policy.name;
   const rt::PlatformConfig* sole =
       policy.starts_with("only:") ? cfg->find(std::string_view(policy).substr(5)) : nullptr;

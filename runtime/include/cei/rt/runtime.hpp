@@ -64,8 +64,10 @@ class Runtime {
   void open_in_background(std::function<void(Runtime&)> open);
   void open_on_demand(std::function<void(Runtime&)> open);
   bool stopping() const;
-  // Every platform, once those opening in the background are added (on-demand ones are listed
-  // only once a task has opened them). The span stays valid while platforms are added.
+  // Waits until the platforms opening in the background are added (not the on-demand ones).
+  void wait_for_platforms() const;
+  // Every platform, after wait_for_platforms() (on-demand ones are listed only once a task has
+  // opened them). The span stays valid while platforms are added.
   std::span<Platform* const> platforms() const;
   Platform* find_platform(std::string_view name) const;
 
