@@ -520,6 +520,7 @@ Platform* Runtime::find_platform(std::string_view name) const {
 
 void Runtime::set_policy(std::unique_ptr<Policy> p) {
   impl_->policy = p ? std::move(p) : std::make_unique<FirstFeasible>();
+  impl_->note_sole_platform();
 }
 Policy* Runtime::policy() const {
   return impl_->policy.get();

@@ -80,7 +80,7 @@ class RuntimeCore {
   void open_all(Runtime& rt);
   // Waits for the background openers (the on-demand ones stay unopened).
   void wait_background();
-  // Before the first task: whether the policy's sole platform (only:<p>) is still opening in the
+  // When the policy is set: whether its sole platform (only:<p>) is still opening in the
   // background, so that tasks wait for it instead of going elsewhere.
   void note_sole_platform();
   bool stopping() const { return stopping_.load(std::memory_order_acquire); }
