@@ -63,8 +63,9 @@ class Runtime {
   // An opener may stop early once stopping() is true (the runtime drains at exit).
   void open_in_background(std::function<void(Runtime&)> open);
   void open_on_demand(std::function<void(Runtime&)> open);
-  bool stopping() const;
+  bool stopping() const;  // thread-safe
   // Waits until the platforms opening in the background are added (not the on-demand ones).
+  // Thread-safe; never from inside an opener.
   void wait_for_platforms() const;
   // Every platform, after wait_for_platforms() (on-demand ones are listed only once a task has
   // opened them). The span stays valid while platforms are added.
