@@ -72,10 +72,8 @@ std::vector<std::pair<OpenCLPlatform::Impl::Callback*, cl_int>> Registry::of(
     if (d->owner == owner) out.emplace_back(key, status_of(d->event.get()));
   return out;
 }
-}  // namespace
 
-namespace {
-std::atomic<std::size_t> opened{0};
+std::atomic<std::size_t> opened{0};  // contexts created: devices_opened()
 }  // namespace
 
 std::size_t devices_opened() {
