@@ -33,6 +33,10 @@ using rt::Clock;
 
 class RemotePlatform;
 
+std::string version_name(const rt::Version& v) {
+  return "d" + std::to_string(v.datum_id()) + "v" + std::to_string(v.number());
+}
+
 // How to recompute an output on the host: the CE, what each argument read, which one it is.
 // An input that had a host copy is kept as a copy of its own (`snapshots`), not as its version:
 // that version may be the program's variable read in place, and holding it would make the
@@ -251,9 +255,8 @@ class RemotePlatform : public rt::Platform {
     backoff_ = std::min(backoff_ * 2, std::chrono::milliseconds(60000));
   }
 
-  std::string id_of(const rt::Version& v) const {
-    return session_ + "-d" + std::to_string(v.datum_id()) + "v" + std::to_string(v.number());
-  }
+  // "<session>-d3v2": the node's key for a version (fetch() reads the version's name back).
+  std::string id_of(const rt::Version& v) const { return session_ + "-" + version_name(v); }
 
   static void wait_ready(rt::Version& v) {
     std::promise<void> p;
@@ -275,13 +278,16 @@ class RemotePlatform : public rt::Platform {
         if (!a.in->replica_on(*this)) {
           wait_host(*a.in);
           std::size_t n = 0;
-          double s = 0;  // the upload that succeeded, not the waits for a busy node
+          Clock::time_point t0, t1;  // the upload that succeeded, not the waits for a busy node
           unless_busy([&] {
-            auto t0 = Clock::now();
+            t0 = Clock::now();
             n = client_->put(id, a.in->type(), a.in->host());  // from the host copy's memory
-            s = std::chrono::duration<double>(Clock::now() - t0).count();
+            t1 = Clock::now();
           });
+          const double s = std::chrono::duration<double>(t1 - t0).count();
           note_transfer(n, s);
+          if (rt::observing())
+            rt::observe_transfer({this, t.id(), version_name(*a.in), n, true, t0, t1});
           timing.bytes_in += n;
           timing.transfer_in_s += s;
           a.in->add_replica(std::make_shared<RemoteReplica>(*this, id, a.in->type(), n));
@@ -420,9 +426,14 @@ void RemoteReplica::fetch(void* dst) {
     lineage = lineage_;
   }
   try {
-    auto t0 = Clock::now();
+    const auto t0 = Clock::now();
     std::size_t n = p_.client().get(id_, type_, dst);  // straight into dst's memory
-    p_.note_transfer(n, std::chrono::duration<double>(Clock::now() - t0).count());
+    const auto t1 = Clock::now();
+    p_.note_transfer(n, std::chrono::duration<double>(t1 - t0).count());
+    // The task that asked for it is not known here: the host's own fetches and other platforms'
+    // tasks alike show as task 0.
+    if (rt::observing())
+      rt::observe_transfer({&p_, 0, id_.substr(id_.find('-') + 1), n, false, t0, t1});
   } catch (const NodeError& e) {
     if (!lineage || !(e.unreachable() || e.status() == 404)) throw;
     recompute(*lineage, dst);  // the node is gone (or lost the value): rebuild it here

@@ -54,12 +54,10 @@ Analyzer::Datum& Analyzer::datum(void* address, const void* root, const TypeOps&
 
 VersionPtr Analyzer::read_version(Datum& d) {
   if (d.latest) return d.latest;
-  if (auto alias = d.host_alias.lock()) return alias;
-  VersionPtr alias =
-      VersionImpl::ready(*d.type, d.id, 0, d.address, VersionImpl::Storage::HostAlias);
+  if (d.host_alias) return d.host_alias;
+  d.host_alias = VersionImpl::ready(*d.type, d.id, 0, d.address, VersionImpl::Storage::HostAlias);
   host_alias_created(d.address);
-  d.host_alias = alias;
-  return alias;
+  return d.host_alias;
 }
 
 Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n) {
@@ -99,6 +97,7 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
       auto out = VersionImpl::pending(*s.type, d.id, d.next_number++);
       out->producer = t.id();
       d.latest = args[i].out = std::move(out);
+      d.host_alias.reset();  // readers from now on read the new value
     } else {
       args[i].out = VersionImpl::pending(*s.type, fresh_datum_id(), 1);
     }
@@ -117,6 +116,7 @@ void Analyzer::assign(const TypeOps& type, void* target, const void* root, Versi
     std::lock_guard g(mu_);
     Datum& d = datum(target, root, type);
     d.latest = vi->shared_from_this();
+    d.host_alias.reset();  // readers from now on read the new value
     d.next_number++;
   }
   vi->handle_release();
@@ -132,6 +132,7 @@ std::vector<void*> Analyzer::data_under(const void* root) {
 }
 
 void Analyzer::wait_in_place_readers(Datum& d) {
+  d.host_alias.reset();
   std::unique_lock g(alias_mu);
   alias_cv.wait(g, [&] { return !live_aliases.contains(d.address); });
 }

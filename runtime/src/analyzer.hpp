@@ -39,8 +39,10 @@ class Analyzer {
     void* address;
     const void* root;
     const TypeOps* type;
-    VersionPtr latest;                  // null: the host object holds the latest value
-    std::weak_ptr<Version> host_alias;  // tasks reading the host object in place
+    VersionPtr latest;  // null: the host object holds the latest value
+    // The host object's value, read in place by tasks: held while it is the latest value, so
+    // that its copies on devices and nodes serve every reader, not only those alive at once.
+    VersionPtr host_alias;
     std::uint32_t next_number = 1;
   };
 
@@ -49,6 +51,7 @@ class Analyzer {
   std::vector<void*> data_under(const void* root);
   // Copies the latest value to the host object; returns its failure instead of throwing.
   std::exception_ptr update_host(Datum& d);
+  // Lets go of the host alias, then waits for the tasks that still read it.
   void wait_in_place_readers(Datum& d);
   void erase(void* address);
 

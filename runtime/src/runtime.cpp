@@ -17,6 +17,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <unistd.h>
+
 namespace cei::rt {
 
 namespace {
@@ -57,12 +59,24 @@ std::size_t env_size(const char* name, std::size_t fallback) {
 }
 
 void drain_at_exit() {
+  static std::atomic<bool> done{false};
+  if (done.exchange(true)) return;
   if (Runtime* rt = started.load()) {
     rt->drain();
     rt->impl().shutdown();
     for_observers([](Observer& o) { o.run_finished(); });
   }
 }
+
+// The main thread's exit destroys its thread_local objects before any static object or atexit
+// function: the runtime drains there, and stops the platforms still opening in the background,
+// while every library is intact. A driver loaded after the start (PoCL, and the LLVM it loads)
+// registers its exit-time destructors after drain_at_exit, so they would run first, under the
+// feet of a device still opening or still running tasks. drain_at_exit stays registered for an
+// exit from another thread.
+struct DrainFirstAtExit {
+  ~DrainFirstAtExit() { drain_at_exit(); }
+};
 
 }  // namespace
 
@@ -122,12 +136,19 @@ Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_
 // `only`: a retry's platform, chosen already.
 void RuntimeCore::dispatch(TaskImpl& t, Platform* only) {
   const CeInfo& ce = t.ce();
+  if (!only && sole_opening_.load(std::memory_order_acquire)) wait_background();
   Platform* chosen = only;
   std::size_t able = only ? 1 : 0;
   const bool lost = any_lost_.load(std::memory_order_acquire);
   if (!only)
     for (Platform* p : platforms)
       if (p->can_run(ce) && !(lost && is_lost(p)) && able++ == 0) chosen = p;
+  // None of the platforms added so far can run it: the ones still to open may.
+  if (able == 0 && !only && opening_.load(std::memory_order_acquire)) {
+    open_all(Runtime::instance());
+    for (Platform* p : platforms)
+      if (p->can_run(ce) && !(lost && is_lost(p)) && able++ == 0) chosen = p;
+  }
   const bool observed = observing();
   if (able > 1 || (able == 1 && observed)) {  // only a choice (or an observer) needs forecasts
     thread_local std::vector<Candidate> candidates;
@@ -343,8 +364,79 @@ void RuntimeCore::barrier() {
 void RuntimeCore::shutdown() {
   if (stopped_) return;
   stopped_ = true;
+  stopping_.store(true, std::memory_order_release);
+  std::vector<std::thread> openers;
+  {
+    std::lock_guard g(open_mu_);
+    openers.swap(background_);
+  }
+  for (auto& th : openers) th.join();  // what they opened is added, and shut down below
   timeouts_.stop();
   for (Platform* p : platforms) p->shutdown();
+}
+
+void PlatformList::add(Platform* p) {
+  std::lock_guard g(mu_);
+  const std::size_t n = size_.load(std::memory_order_relaxed);
+  if (n == kMax) throw std::length_error("cei: more than " + std::to_string(kMax) + " platforms");
+  slots_[n] = p;
+  size_.store(n + 1, std::memory_order_release);
+}
+
+namespace {
+void run_opener(const std::function<void(Runtime&)>& open, Runtime& rt) {
+  try {
+    open(rt);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cei: opening platforms failed: %s\n", e.what());
+  }
+}
+}  // namespace
+
+void RuntimeCore::open_in_background(Runtime& rt, std::function<void(Runtime&)> open) {
+  std::lock_guard g(open_mu_);
+  ++background_running_;
+  opening_.store(true, std::memory_order_release);
+  background_.emplace_back([this, &rt, open = std::move(open)] {
+    run_opener(open, rt);
+    std::lock_guard done(open_mu_);
+    if (--background_running_ == 0) {
+      sole_opening_.store(false, std::memory_order_release);
+      opening_.store(!on_demand_.empty(), std::memory_order_release);
+    }
+    open_cv_.notify_all();
+  });
+}
+
+void RuntimeCore::open_on_demand(std::function<void(Runtime&)> open) {
+  std::lock_guard g(open_mu_);
+  on_demand_.push_back(std::move(open));
+  opening_.store(true, std::memory_order_release);
+}
+
+void RuntimeCore::open_all(Runtime& rt) {
+  std::unique_lock g(open_mu_);
+  // Run under the lock: a task dispatched meanwhile that no platform can run waits for these
+  // instead of failing.
+  for (auto& open : on_demand_) run_opener(open, rt);
+  on_demand_.clear();
+  open_cv_.wait(g, [&] { return background_running_ == 0; });
+  opening_.store(false, std::memory_order_release);
+}
+
+void RuntimeCore::wait_background() {
+  std::unique_lock g(open_mu_);
+  open_cv_.wait(g, [&] { return background_running_ == 0; });
+}
+
+void RuntimeCore::note_sole_platform() {
+  const std::string_view sole = policy ? policy->sole_platform() : std::string_view{};
+  if (sole.empty()) return;
+  std::lock_guard g(open_mu_);
+  if (background_running_ == 0) return;
+  for (Platform* p : platforms)
+    if (p->name() == sole) return;
+  sole_opening_.store(true, std::memory_order_release);
 }
 
 // ---- Runtime ----
@@ -377,12 +469,17 @@ Runtime& Runtime::instance() {
       // Reported by whoever reads the config for its own part; failures keep the built-in default.
     }
     if (!r->impl_->policy) r->impl_->policy = std::make_unique<FirstFeasible>();
+    r->impl_->note_sole_platform();
     install_observers_from_env();
     observer_snapshot = observers();
     any_observer.store(!observer_snapshot->empty(), std::memory_order_release);
     cei::detail::wait_hook = [](const void* address) { detail::sync(address, true); };
     cei::detail::barrier_hook = [] { Runtime::instance().impl().barrier(); };
     std::atexit(drain_at_exit);
+    if (::gettid() == ::getpid()) {  // the main thread: its thread_local objects die at exit only
+      thread_local DrainFirstAtExit drain_first;
+      (void)drain_first;
+    }
     started.store(r);
     return r;
   }();
@@ -394,22 +491,44 @@ Runtime* Runtime::if_started() noexcept {
 }
 
 void Runtime::add_platform(std::unique_ptr<Platform> p) {
-  impl_->platforms.push_back(p.get());
-  impl_->owned.push_back(std::move(p));
+  Platform* raw = p.get();
+  {
+    std::lock_guard g(impl_->owned_mu);
+    impl_->owned.push_back(std::move(p));
+  }
+  impl_->platforms.add(raw);
+}
+
+void Runtime::open_in_background(std::function<void(Runtime&)> open) {
+  impl_->open_in_background(*this, std::move(open));
+}
+
+void Runtime::open_on_demand(std::function<void(Runtime&)> open) {
+  impl_->open_on_demand(std::move(open));
+}
+
+bool Runtime::stopping() const {
+  return impl_->stopping();
+}
+
+void Runtime::wait_for_platforms() const {
+  impl_->wait_background();
 }
 
 std::span<Platform* const> Runtime::platforms() const {
-  return impl_->platforms;
+  wait_for_platforms();
+  return impl_->platforms.view();
 }
 
 Platform* Runtime::find_platform(std::string_view name) const {
-  for (Platform* p : impl_->platforms)
+  for (Platform* p : platforms())
     if (p->name() == name) return p;
   return nullptr;
 }
 
 void Runtime::set_policy(std::unique_ptr<Policy> p) {
   impl_->policy = p ? std::move(p) : std::make_unique<FirstFeasible>();
+  impl_->note_sole_platform();
 }
 Policy* Runtime::policy() const {
   return impl_->policy.get();

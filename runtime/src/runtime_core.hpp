@@ -10,14 +10,34 @@
 
 #include <cei/rt/runtime.hpp>
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <thread>
 #include <vector>
 
 namespace cei::rt {
+
+// The platforms, appended to while tasks run (devices that open in the background): readers
+// iterate, without a lock, a prefix whose slots never move; add() is serialized by its own lock.
+class PlatformList {
+ public:
+  static constexpr std::size_t kMax = 256;
+  Platform* const* begin() const { return slots_.data(); }
+  Platform* const* end() const { return slots_.data() + size_.load(std::memory_order_acquire); }
+  std::span<Platform* const> view() const { return {begin(), end()}; }
+  // Thread-safe. Throws past kMax platforms.
+  void add(Platform* p);
+
+ private:
+  std::mutex mu_;
+  std::array<Platform*, kMax> slots_{};
+  std::atomic<std::size_t> size_{0};
+};
 
 class RuntimeCore {
  public:
@@ -52,9 +72,23 @@ class RuntimeCore {
   void task_moved(TaskImpl& t, Platform& to);
   void untrack(TaskImpl& t);
 
+  // ---- platforms that open after the start (runtime.hpp's open_in_background / on_demand) ----
+  // All thread-safe.
+  void open_in_background(Runtime& rt, std::function<void(Runtime&)> open);
+  void open_on_demand(std::function<void(Runtime&)> open);
+  // Runs the on-demand openers left and waits for the background ones.
+  void open_all(Runtime& rt);
+  // Waits for the background openers (the on-demand ones stay unopened).
+  void wait_background();
+  // When the policy is set: whether its sole platform (only:<p>) is still opening in the
+  // background, so that tasks wait for it instead of going elsewhere.
+  void note_sole_platform();
+  bool stopping() const { return stopping_.load(std::memory_order_acquire); }
+
   Clock::time_point start;
-  std::vector<std::unique_ptr<Platform>> owned;
-  std::vector<Platform*> platforms;
+  std::mutex owned_mu;
+  std::vector<std::unique_ptr<Platform>> owned;  // under owned_mu
+  PlatformList platforms;
   std::unique_ptr<Policy> policy;
   std::unique_ptr<Profiles> profiles;
   std::atomic<std::size_t> in_flight{0};
@@ -64,6 +98,15 @@ class RuntimeCore {
   void dispatch(TaskImpl& t, Platform* only = nullptr);
   bool is_lost(const Platform* p);
   void track(TaskImpl& t);
+
+  std::mutex open_mu_;
+  std::condition_variable open_cv_;
+  std::vector<std::function<void(Runtime&)>> on_demand_;  // under open_mu_
+  std::vector<std::thread> background_;                   // under open_mu_
+  int background_running_ = 0;                            // under open_mu_
+  std::atomic<bool> opening_{false};                      // an opener has not run or not finished
+  std::atomic<bool> sole_opening_{false};  // note_sole_platform()'s finding, until opened
+  std::atomic<bool> stopping_{false};
 
   Analyzer analyzer_;
   std::atomic<std::uint64_t> next_task_{1};

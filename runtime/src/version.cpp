@@ -99,21 +99,32 @@ void VersionImpl::ensure_host(std::function<void(std::exception_ptr)> done) {
   std::shared_ptr<Replica> from;
   {
     std::lock_guard g(lock_);
-    if (!replicas_.empty()) from = replicas_.front();
+    // One fetch per version: whoever asks while it is in flight waits for the same copy.
+    if (fetch_waiters_) return fetch_waiters_->push_back(std::move(done));
+    if (!host() && !replicas_.empty()) {
+      from = replicas_.front();
+      fetch_waiters_ = std::make_unique<std::vector<std::function<void(std::exception_ptr)>>>();
+    }
   }
-  if (!from) return done(std::make_exception_ptr(std::logic_error("version has no value")));
+  if (!from) {
+    if (host()) return done(nullptr);  // a fetch finished in between
+    return done(std::make_exception_ptr(std::logic_error("version has no value")));
+  }
   void* storage = type_->create();
   auto self = shared_from_this();
   from->to_host(storage, [self, storage, done = std::move(done)](std::exception_ptr e) {
     if (e) {
       self->type_->destroy(storage);
-      return done(e);
+    } else {
+      self->host_.store(storage, std::memory_order_release);
     }
-    void* expected = nullptr;
-    // Two concurrent fetches: the first copy wins, the other is dropped.
-    if (!self->host_.compare_exchange_strong(expected, storage, std::memory_order_acq_rel))
-      self->type_->destroy(storage);
-    done(nullptr);
+    std::unique_ptr<std::vector<std::function<void(std::exception_ptr)>>> waiters;
+    {
+      std::lock_guard g(self->lock_);
+      waiters.swap(self->fetch_waiters_);
+    }
+    done(e);
+    for (auto& w : *waiters) w(e);
   });
 }
 

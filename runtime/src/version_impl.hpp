@@ -93,6 +93,8 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   std::function<void()> first_subscriber_;
   std::vector<std::function<void()>> more_subscribers_;
   std::vector<std::shared_ptr<Replica>> replicas_;
+  // Non-null while a fetch to the host is in flight: who else asked for it meanwhile.
+  std::unique_ptr<std::vector<std::function<void(std::exception_ptr)>>> fetch_waiters_;
   std::shared_ptr<VersionImpl> held_by_handles_;
 };
 

@@ -2,8 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <utility>
+#include <vector>
 
 namespace cei::rt::trace {
 namespace {
@@ -69,12 +71,28 @@ class Writer {
                     {"args", {{"sort_index", i}}}});
     }
     std::map<std::pair<int, int>, std::string> tracks;
-    for (const TaskRecord& t : run_.tasks) {
-      if (!t.started || !pid_.contains(t.platform)) continue;
-      const int pid = pid_.at(t.platform), tid = std::max(t.lane, 0);
-      const std::string& kind = run_.find_platform(t.platform)->kind;
-      tracks[{pid, tid}] = std::string(lane_word(kind)) + " " + std::to_string(tid);
-      ev.push_back(slice(t.ce, "task", pid, tid, t.start, t.end, task_args(t)));
+    // Slices on one track must nest: tasks that overlap on one lane (kernels of an out-of-order
+    // queue running at once) take the first of that lane's tracks that is free.
+    std::vector<const TaskRecord*> by_start;
+    for (const TaskRecord& t : run_.tasks)
+      if (t.started && pid_.contains(t.platform)) by_start.push_back(&t);
+    std::stable_sort(by_start.begin(), by_start.end(),
+                     [](const TaskRecord* a, const TaskRecord* b) { return a->start < b->start; });
+    std::map<std::pair<int, int>, std::vector<Clock::time_point>> lane_busy_until;
+    for (const TaskRecord* t : by_start) {
+      const int pid = pid_.at(t->platform), lane = std::max(t->lane, 0);
+      auto& busy = lane_busy_until[{pid, lane}];
+      std::size_t k = 0;
+      while (k < busy.size() && busy[k] > t->start) ++k;
+      if (k == busy.size()) busy.push_back(t->end);
+      busy[k] = t->end;
+      const int extra = std::min(static_cast<int>(k), kOverlapTracksPerLane - 1);
+      const int tid = k == 0 ? lane : kOverlapTrackBase + lane * kOverlapTracksPerLane + extra;
+      tid_[t->id] = tid;
+      const std::string& kind = run_.find_platform(t->platform)->kind;
+      tracks[{pid, tid}] = std::string(lane_word(kind)) + " " + std::to_string(lane) +
+                           (k == 0 ? "" : " (" + std::to_string(k + 1) + ")");
+      ev.push_back(slice(t->ce, "task", pid, tid, t->start, t->end, task_args(*t)));
     }
     std::map<int, std::vector<Clock::time_point>> transfer_tracks_busy_until;
     for (const TransferRecord& x : run_.transfers) {
@@ -135,7 +153,7 @@ class Writer {
                       {"name", d.version},
                       {"cat", "dependency"},
                       {"pid", pid_.at(producer->platform)},
-                      {"tid", std::max(producer->lane, 0)},
+                      {"tid", tid_.at(producer->id)},
                       {"ts", us(producer->start)}});
         ev.push_back({{"ph", "f"},
                       {"bp", "e"},
@@ -143,7 +161,7 @@ class Writer {
                       {"name", d.version},
                       {"cat", "dependency"},
                       {"pid", pid_.at(consumer.platform)},
-                      {"tid", std::max(consumer.lane, 0)},
+                      {"tid", tid_.at(consumer.id)},
                       {"ts", us(consumer.start)}});
       }
     }
@@ -151,6 +169,7 @@ class Writer {
 
   const RunRecord& run_;
   std::map<std::string, int> pid_;
+  std::map<std::uint64_t, int> tid_;  // each started task's track
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <functional>
 #include <numeric>
+#include <vector>
 
 namespace cei::test {
 namespace {
@@ -232,6 +233,62 @@ TEST(RuntimeWithOpenCL, KernelThatFailsToBuildFallsBackToTheCpuWithTheLogShown) 
   EXPECT_NE(log.find("tests/opencl/broken.cl:2:"), std::string::npos) << log;
   EXPECT_NE(log.find("undeclared_name"), std::string::npos) << log;
   EXPECT_EQ(device().stats().kernels, kernels_before);
+}
+
+// Readers of one version on one device share one upload of it, however they come: all at once
+// (the host's value, read in place); all waiting for a value the CPU platform produces, launched
+// together when it is published (every one while the first one's upload is still in flight); one
+// after another, each done before the next is submitted (the host's value stays one version, and
+// its copy on the device stays valid, until the program writes it).
+TEST(RuntimeWithOpenCL, ReadersOfOneVersionShareOneUpload) {
+  const std::size_t n = 1 << 18, bytes = n * sizeof(int);
+  enum Readers { AtOnce, AtOnceWhenTheCpuPublishes, OneAfterAnother };
+  for (Readers how : {AtOnce, AtOnceWhenTheCpuPublishes, OneAfterAnother}) {
+    rt::Runtime::instance().drain();
+    const opencl::Stats before = device().stats();
+    IVec v = iota(n, 1);
+    rt::Scope scope(v);
+    // broken's kernel does not build: the CPU platform negates v, on its own time.
+    if (how == AtOnceWhenTheCpuPublishes) rt::call<void>(broken_rt, rt::inout<IVec>(v));
+    IVec expected = iota(n, 1);
+    for (auto& x : expected) x = (how == AtOnceWhenTheCpuPublishes ? -x : x) + 1;
+    std::vector<rt::Pending<IVec>> readers;
+    for (int i = 0; i < 8; ++i) {
+      readers.push_back(rt::call<IVec>(inc_rt, rt::in<IVec>(v)));
+      if (how == OneAfterAnother) {
+        EXPECT_EQ(std::move(readers.back()).get(), expected) << i;
+      }
+    }
+    if (how != OneAfterAnother) {
+      for (auto& r : readers) EXPECT_EQ(std::move(r).get(), expected);
+    }
+    rt::Runtime::instance().drain();
+    const opencl::Stats s = device().stats();
+    EXPECT_EQ(s.kernels - before.kernels, 8u) << how;
+    EXPECT_EQ(s.bytes_to_device - before.bytes_to_device, bytes) << how;
+    EXPECT_EQ(s.writes - before.writes, 1u) << how;
+    EXPECT_EQ(s.bytes_to_host - before.bytes_to_host, 8 * bytes) << how;
+  }
+}
+
+// And the way back: host readers of a value on the device (sum runs on the CPU platform) share
+// one read of it, however many ask while it is in flight.
+TEST(RuntimeWithOpenCL, HostReadersOfADeviceValueShareOneRead) {
+  const std::size_t n = 1 << 18, bytes = n * sizeof(int);
+  rt::Runtime::instance().drain();
+  const opencl::Stats before = device().stats();
+  IVec v = iota(n);
+  rt::Scope scope(v);
+  rt::assign(v, rt::call<IVec>(inc_rt, rt::in<IVec>(v)));
+  std::vector<rt::Pending<std::int64_t>> sums;
+  for (int i = 0; i < 6; ++i) sums.push_back(rt::call<std::int64_t>(sum_rt, rt::in<IVec>(v)));
+  const auto total = static_cast<std::int64_t>(n) * static_cast<std::int64_t>(n + 1) / 2;
+  for (auto& s : sums) EXPECT_EQ(std::move(s).get(), total);
+  EXPECT_EQ(rt::sync_read(v), iota(n, 1));  // the host copy is there already
+  rt::Runtime::instance().drain();
+  const opencl::Stats s = device().stats();
+  EXPECT_EQ(s.bytes_to_host - before.bytes_to_host, bytes);
+  EXPECT_EQ(s.reads - before.reads, 1u);
 }
 
 }  // namespace

@@ -36,7 +36,8 @@ class PreferRemote : public Policy {
   }
 };
 
-// Which platform the runtime says finished each CE's tasks (what traces and the summary print).
+// Which platform the runtime says finished each CE's tasks (what traces and the summary print),
+// and the transfers the platforms reported.
 class FinishedOn : public Observer {
  public:
   void task_submitted(const Task&, std::span<const Dependency>, std::span<const Candidate>,
@@ -46,16 +47,24 @@ class FinishedOn : public Observer {
     std::lock_guard lock(mu_);
     by_ce_[t.ce().name].push_back(p.name());
   }
-  void transfer(const TransferEvent&) override {}
+  void transfer(const TransferEvent& e) override {
+    std::lock_guard lock(mu_);
+    transfers_.push_back(e);
+  }
   void run_finished() override {}
   std::vector<std::string> of(const std::string& ce) {
     std::lock_guard lock(mu_);
     return by_ce_[ce];
   }
+  std::vector<TransferEvent> transfers() {
+    std::lock_guard lock(mu_);
+    return transfers_;
+  }
 
  private:
   std::mutex mu_;
   std::map<std::string, std::vector<std::string>> by_ce_;
+  std::vector<TransferEvent> transfers_;
 };
 
 Vec random_vec(std::size_t n, unsigned seed) {
@@ -92,6 +101,7 @@ TEST_F(RemotePlatform, IsAddedFromTheEnvironment) {
 }
 
 TEST_F(RemotePlatform, TasksGiveWhatLocalCallsGive) {
+  const std::size_t transfers_before = finished_on->transfers().size();
   Vec a = random_vec(100'000, 5), b = random_vec(100'000, 6);
   float k = 3.0f;
   Vec s, sum;
@@ -103,6 +113,25 @@ TEST_F(RemotePlatform, TasksGiveWhatLocalCallsGive) {
   EXPECT_EQ(s, scale(a, k));
   cei::remote::NodeClient client(node->url(), node->token());
   EXPECT_EQ(client.forecast("TestCEI", "add", 1)["source"], "measured") << "add ran on the node";
+  // The trace's transfers: a, k and b up to the node, each for the task that read it; sum and s
+  // back to the host.
+  const auto all = finished_on->transfers();
+  int up = 0, down = 0;
+  for (std::size_t i = transfers_before; i < all.size(); ++i) {
+    const TransferEvent& e = all[i];
+    EXPECT_EQ(e.platform->name(), "node1");
+    EXPECT_LE(e.start, e.end);
+    EXPECT_EQ(e.version.rfind('d', 0), 0u) << e.version;
+    if (e.to_device) {
+      ++up;
+      EXPECT_GT(e.task, 0u) << e.version;
+    } else {
+      ++down;
+      EXPECT_GE(e.bytes, 100'000 * sizeof(float)) << e.version;
+    }
+  }
+  EXPECT_EQ(up, 3);
+  EXPECT_EQ(down, 2);
 }
 
 TEST_F(RemotePlatform, KillNineMidRunLosesNothing) {

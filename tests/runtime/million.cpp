@@ -4,12 +4,15 @@
 #include "mixed_tasks.hpp"
 
 #include <cei/cei.hpp>
+#include <cei/rt/runtime.hpp>
 
 #include <cstdio>
 
 using namespace test_ces;
 
 int main() {
+  // Devices open in the background: what they allocate is not the tasks' RSS.
+  cei::rt::Runtime::instance().wait_for_platforms();
   MixedData d;
   long first = 0, last = 0;
   constexpr long kStep = 100000, kTasks = 1000000;

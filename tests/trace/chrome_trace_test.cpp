@@ -115,5 +115,49 @@ TEST(ChromeTrace, FlowArrowsJoinEveryProducerToItsConsumer) {
   EXPECT_EQ(versions, (std::multiset<std::string>{"d1v2", "d2v2", "d2v2", "d3v1"}));
 }
 
+// Kernels of an out-of-order queue that run at once: each overlapping one on a track of its own
+// under the queue, so that slices nest; a later kernel goes back to the queue's first track, and
+// the dependency arrow starts from the track its producer is on.
+TEST(ChromeTrace, TasksThatOverlapOnALaneTakeTracksOfTheirOwn) {
+  RunRecord run;
+  run.origin = Clock::now();
+  run.platforms.push_back({"opencl0", "opencl", 1});
+  auto at = [&](int ms) { return run.origin + std::chrono::milliseconds(ms); };
+  auto task = [&](std::uint64_t id, int from, int to) {
+    TaskRecord t;
+    t.id = id;
+    t.ce = "k" + std::to_string(id);
+    t.platform = "opencl0";
+    t.lane = 0;
+    t.started = t.finished = true;
+    t.start = at(from);
+    t.end = at(to);
+    return t;
+  };
+  run.tasks = {task(1, 0, 10), task(2, 2, 6), task(3, 4, 8), task(4, 12, 14)};
+  run.tasks[3].deps.push_back({3, "d3v1"});
+  std::ostringstream out;
+  write_chrome_trace(run, out);
+  const json ev = json::parse(out.str()).at("traceEvents");
+  std::map<int, std::string> track;
+  std::map<std::string, int> tid_of;
+  int flow_from = -1, flow_to = -1;
+  for (const auto& e : ev) {
+    if (e["ph"] == "M" && e["name"] == "thread_name") track[e["tid"]] = e["args"]["name"];
+    if (e["ph"] == "X") tid_of[e["name"]] = e["tid"];
+    if (e["ph"] == "s") flow_from = e["tid"];
+    if (e["ph"] == "f") flow_to = e["tid"];
+  }
+  EXPECT_EQ(tid_of.at("k1"), 0);
+  EXPECT_EQ(tid_of.at("k2"), kOverlapTrackBase + 1);
+  EXPECT_EQ(tid_of.at("k3"), kOverlapTrackBase + 2);
+  EXPECT_EQ(tid_of.at("k4"), 0);
+  EXPECT_EQ(track.at(0), "queue 0");
+  EXPECT_EQ(track.at(kOverlapTrackBase + 1), "queue 0 (2)");
+  EXPECT_EQ(track.at(kOverlapTrackBase + 2), "queue 0 (3)");
+  EXPECT_EQ(flow_from, kOverlapTrackBase + 2);
+  EXPECT_EQ(flow_to, 0);
+}
+
 }  // namespace
 }  // namespace cei::rt::trace

@@ -72,7 +72,13 @@ std::vector<std::pair<OpenCLPlatform::Impl::Callback*, cl_int>> Registry::of(
     if (d->owner == owner) out.emplace_back(key, status_of(d->event.get()));
   return out;
 }
+
+std::atomic<std::size_t> opened{0};  // contexts created: devices_opened()
 }  // namespace
+
+std::size_t devices_opened() {
+  return opened.load();
+}
 
 OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device& dev, Options opts)
     : self(self),
@@ -85,22 +91,24 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
         cl_int err = CL_SUCCESS;
         cl_context c = clCreateContext(props, 1, &dev.id, nullptr, nullptr, &err);
         check(err, "clCreateContext");
+        ++opened;
         return Context(c);
       }()),
       programs(context.get(), dev.id, dev.info, options.cache_dir, options.build_options) {
   cl_int err = CL_SUCCESS;
   cl_command_queue q = nullptr;
-  if (!options.in_order) {
+  if (!options.in_order && options.queues == 0) {
     q = clCreateCommandQueue(context.get(), dev.id,
                              CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE,
                              &err);
     if (err == CL_SUCCESS) queues.emplace_back(q);
   }
   if (queues.empty()) {
-    // One in-order queue when asked for; without out-of-order support, several, ordered among
-    // themselves by events.
+    // One in-order queue when asked for; several when asked for or without out-of-order
+    // support, ordered among themselves by events.
     in_order = true;
-    for (int i = 0; i < (options.in_order ? 1 : 3); ++i) {
+    const std::size_t n = options.in_order ? 1 : options.queues ? options.queues : 3;
+    for (std::size_t i = 0; i < n; ++i) {
       q = clCreateCommandQueue(context.get(), dev.id, CL_QUEUE_PROFILING_ENABLE, &err);
       check(err, "clCreateCommandQueue");
       queues.emplace_back(q);
@@ -132,8 +140,9 @@ OpenCLPlatform::Impl::~Impl() {
   for (auto& q : queues) clFinish(q.get());
 }
 
-cl_command_queue OpenCLPlatform::Impl::queue() {
-  return ncompute == 1 ? queues[0].get() : queues[next_queue.fetch_add(1) % ncompute].get();
+std::pair<cl_command_queue, int> OpenCLPlatform::Impl::queue() {
+  const std::size_t i = ncompute == 1 ? 0 : next_queue.fetch_add(1) % ncompute;
+  return {queues[i].get(), static_cast<int>(i)};
 }
 
 void OpenCLPlatform::Impl::flush_all() {

@@ -23,11 +23,17 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace cei::opencl {
 
 class DeviceReplica;
+
+// "d3v2", as the runtime names versions in traces.
+inline std::string version_name(std::uint64_t datum, std::uint32_t number) {
+  return "d" + std::to_string(datum) + "v" + std::to_string(number);
+}
 
 // True on a thread inside one of this platform's OpenCL event callbacks, where enqueueing or
 // blocking is not allowed.
@@ -38,7 +44,16 @@ struct Running {
   rt::TaskPtr task;
   std::atomic<int> waiting{1};  // inputs not ready yet, plus one for submit() itself
   std::vector<std::shared_ptr<DeviceReplica>> pinned;  // buffers its commands use
-  std::vector<Event> writes, reads;
+  // A copy of the task's: to or from the host, with the version it carries (for the trace), or
+  // between buffers on the device (renaming: host_bytes 0).
+  struct Copy {
+    Event event;
+    std::size_t host_bytes = 0;
+    std::uint64_t datum = 0;
+    std::uint32_t number = 0;
+  };
+  std::vector<Copy> writes, reads;
+  int queue = 0;  // index of the compute queue that runs its kernel: its lane in the trace
   std::vector<Mem> buffers;
   std::vector<std::pair<Mem, std::size_t>> scratch;  // naive mode: back to the pool when done
   Event kernel;
@@ -118,9 +133,10 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   std::atomic<int> tasks_in_flight{0};
   std::map<const rt::CeInfo*, double> kernel_s_per_byte;  // forecasts, per CE
   DecisionHooks hooks;
+  TraceHooks trace;
 
   void post(std::function<void()> fn) { dispatcher.post(std::move(fn)); }
-  cl_command_queue queue();  // a compute queue
+  std::pair<cl_command_queue, int> queue();  // a compute queue, and its index
   cl_command_queue write_queue() { return queues[ncompute].get(); }
   cl_command_queue read_queue() { return queues[ncompute + 1].get(); }
   void flush_all();
@@ -165,7 +181,7 @@ class DeviceReplica : public rt::Replica, public std::enable_shared_from_this<De
  public:
   DeviceReplica(std::shared_ptr<OpenCLPlatform::Impl> impl, Mem mem, Event written,
                 std::shared_ptr<Outcome> outcome, const rt::TypeOps& type, std::size_t bytes,
-                std::array<std::int64_t, 3> extents);
+                std::array<std::int64_t, 3> extents, const rt::Version& of);
   ~DeviceReplica() override;
   rt::Platform& owner() override { return impl_->self; }
   void to_host(void* dst, std::function<void(std::exception_ptr)> done) override;
@@ -190,6 +206,8 @@ class DeviceReplica : public rt::Replica, public std::enable_shared_from_this<De
   const rt::TypeOps& type_;
   std::size_t bytes_;
   std::array<std::int64_t, 3> extents_;
+  std::uint64_t datum_;  // the version's name, for the trace of reads
+  std::uint32_t number_;
 };
 
 }  // namespace cei::opencl

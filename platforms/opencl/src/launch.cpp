@@ -163,7 +163,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     }
 
     // Marshal: buffers for arrays (and for outputs), values for scalars.
-    cl_command_queue kq = queue();  // the kernel's queue, and its on-device copies
+    auto [kq, kq_index] = queue();  // the kernel's queue, and its on-device copies
+    r->queue = kq_index;
     std::vector<cl_event> wait;
     std::vector<std::weak_ptr<Outcome>> sources;  // where a failure of the kernel may start
     for (auto& rep : reps)
@@ -192,7 +193,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         check(clEnqueueWriteBuffer(write_queue(), buf.get(), CL_FALSE, 0, bytes,
                                    a.type->data(views[i].host), 0, nullptr, &ev),
               "clEnqueueWriteBuffer");
-        r->writes.emplace_back(ev);
+        r->writes.push_back({Event(ev), bytes, a.in->datum_id(), a.in->number()});
         r->bytes_in += bytes;
         ready = ev;
         // A value read in place is kept for later tasks; one updated in place is the output.
@@ -203,7 +204,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
           sources.push_back(copied);
           auto rep =
               std::make_shared<DeviceReplica>(shared_from_this(), buf, Event(ev), std::move(copied),
-                                              *a.type, bytes, views[i].extents);
+                                              *a.type, bytes, views[i].extents, *a.in);
           clRetainEvent(ev);
           pin(rep, *r);
           a.in->add_replica(rep);
@@ -219,7 +220,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
           check(clEnqueueCopyBuffer(kq, buf.get(), copy.get(), 0, 0, bytes, ready ? 1 : 0,
                                     ready ? &ready : nullptr, &ev),
                 "clEnqueueCopyBuffer");
-          r->writes.emplace_back(ev);
+          r->writes.push_back({Event(ev)});
           wait.push_back(ev);
           buf = copy;
         } else if (!a.in) {
@@ -292,6 +293,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     };
     task.timing().start = rt::Clock::now();
     task.timing().version_index = -1;
+    if (trace.on()) trace.task_started(task, self, r->queue);
 
     if (options.naive) {
       // The paper's RGPU scenario: read every output back and wait for it all, then publish on
@@ -307,7 +309,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         check(clEnqueueReadBuffer(read_queue(), out_mem[i].get(), CL_FALSE, 0, bytes_of(i),
                                   t.data(obj), 1, &kev, &ev),
               "clEnqueueReadBuffer");
-        r->reads.emplace_back(ev);
+        r->reads.push_back(
+            {Event(ev), bytes_of(i), args[i].out->datum_id(), args[i].out->number()});
         r->bytes_out += bytes_of(i);
       }
       release_injected();
@@ -332,9 +335,9 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (!args[i].out) continue;
       clRetainEvent(kev);
-      auto rep =
-          std::make_shared<DeviceReplica>(shared_from_this(), out_mem[i], Event(kev), r->outcome,
-                                          *args[i].type, bytes_of(i), views[i].extents);
+      auto rep = std::make_shared<DeviceReplica>(shared_from_this(), out_mem[i], Event(kev),
+                                                 r->outcome, *args[i].type, bytes_of(i),
+                                                 views[i].extents, *args[i].out);
       if (r->slot && max_inflight == 1) rep->read_with(r->slot);
       pin(rep, *r);
       args[i].out->publish_replica(rep);
@@ -361,14 +364,31 @@ void OpenCLPlatform::Impl::record(Running& r) {
   std::vector<std::pair<cl_ulong, cl_ulong>> copies;  // empty for most optimized-mode tasks
   copies.reserve(r.writes.size() + r.reads.size());
   double w = 0, rd = 0;
-  for (auto& e : r.writes) w += seconds(copies.emplace_back(event_span(e.get())));
-  for (auto& e : r.reads) rd += seconds(copies.emplace_back(event_span(e.get())));
+  for (auto& c : r.writes) w += seconds(copies.emplace_back(event_span(c.event.get())));
+  for (auto& c : r.reads) rd += seconds(copies.emplace_back(event_span(c.event.get())));
   const auto kspan = event_span(r.kernel.get());
   const double k = seconds(kspan);
   // The task ran for its kernel's span, not from its enqueue (maybe behind other kernels): that
   // span is what the profiles learn and what the energy covers.
   t.start = std::max(t.start, t.end - std::chrono::duration_cast<rt::Clock::duration>(
                                           std::chrono::duration<double>(k)));
+  if (trace.on()) {
+    // The device's clock, read against the host's at the kernel's end (now, give or take the
+    // callback's delay).
+    auto host_time = [&](cl_ulong device_ns) {
+      return t.end -
+             std::chrono::duration_cast<rt::Clock::duration>(std::chrono::nanoseconds(
+                 static_cast<std::int64_t>(kspan.second) - static_cast<std::int64_t>(device_ns)));
+    };
+    std::size_t i = 0;
+    for (const auto* list : {&r.writes, &r.reads})
+      for (const Running::Copy& c : *list) {
+        const auto& span = copies[i++];
+        if (c.host_bytes == 0) continue;  // a copy on the device moves nothing to or from the host
+        trace.transfer({&self, r.task->id(), version_name(c.datum, c.number), c.host_bytes,
+                        list == &r.writes, host_time(span.first), host_time(span.second)});
+      }
+  }
   if (hooks.energy) t.energy_j = hooks.energy(*r.task);
   t.transfer_in_s = w;
   t.transfer_out_s = rd;

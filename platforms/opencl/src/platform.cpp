@@ -46,6 +46,8 @@ Options Options::from_env() {
   if (const char* v = std::getenv("CEI_OPENCL_MEM_CAP")) o.mem_cap = parse_bytes(v);
   if (const char* v = std::getenv("CEI_OPENCL_CACHE")) o.cache_dir = v;
   if (const char* v = std::getenv("CEI_OPENCL_BUILD_OPTIONS")) o.build_options = v;
+  if (const char* v = std::getenv("CEI_OPENCL_QUEUES"))
+    o.queues = static_cast<std::size_t>(std::strtoul(v, nullptr, 10));
   if (const char* v = std::getenv("CEI_OPENCL_MAX_INFLIGHT"))
     o.max_inflight = static_cast<std::size_t>(std::strtoul(v, nullptr, 10));
   if (const char* v = std::getenv("CEI_OPENCL_FAIL_KERNEL")) o.fail_kernel = v;
@@ -126,6 +128,10 @@ rt::Forecast OpenCLPlatform::forecast(const rt::Task& t) const {
 
 void OpenCLPlatform::set_decision_hooks(DecisionHooks hooks) {
   impl_->hooks = std::move(hooks);
+}
+
+void OpenCLPlatform::set_trace_hooks(TraceHooks hooks) {
+  impl_->trace = hooks;
 }
 
 void OpenCLPlatform::submit(rt::TaskPtr t) {

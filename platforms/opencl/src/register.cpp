@@ -2,7 +2,8 @@
 // platform it lists (the first device whose name contains its `device`, with its naive mode and
 // memory cap), or with the embedded default every device ("opencl0", ...; CEI_OPENCL_DEVICE
 // narrows them). Each one forecasts and accounts energy through the Decision Engine: the profiles,
-// the platform's power model and prices, and NVML on NVIDIA devices.
+// the platform's power model and prices, and NVML on NVIDIA devices. The devices open after the
+// start, never on the program's path (see the factory at the end).
 #include <cei/opencl/opencl_platform.hpp>
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/energy.hpp>
@@ -120,23 +121,20 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
         config->host_cores);
 }
 
-void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig cfg) {
+// `prebuild`: builds every registered CE's kernel before the platform takes tasks, so that no
+// task's dispatch waits for a build (stopped early once the runtime drains at exit).
+void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig cfg,
+         bool prebuild) {
+  if (prebuild)
+    for (const rt::CeInfo* ce : rt::registered_ces())
+      if (ce->opencl && !rt.stopping()) p->can_run(*ce);
   use_decision_engine(rt, *p, std::move(cfg));
+  p->set_trace_hooks({&rt::observing, &rt::observe_task_started, &rt::observe_transfer});
   rt.add_platform(std::move(p));
 }
 
-// A mistake in the launch config is reported by the policy factory, which stops the program.
-rt::Config config_or_default() {
+void open_devices(rt::Runtime& rt, const rt::Config& cfg, bool prebuild) {
   try {
-    return rt::launch_config();
-  } catch (const rt::ConfigError&) {
-    return rt::default_config();
-  }
-}
-
-const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& rt) {
-  try {
-    const rt::Config cfg = config_or_default();
     const Options env = Options::from_env();
     for (const rt::PlatformConfig& pc : cfg.platforms) {
       if (pc.type != rt::PlatformType::OpenCL) continue;
@@ -144,7 +142,7 @@ const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& 
       o.naive = o.naive || pc.naive;
       if (pc.memory_cap_bytes) o.mem_cap = pc.memory_cap_bytes;
       if (auto p = make_platform(pc.name, pc.device_match, o))
-        add(rt, std::move(p), pc);
+        add(rt, std::move(p), pc, prebuild);
       else
         std::fprintf(stderr, "cei: %s: platform %s: no OpenCL device name contains '%s'\n",
                      cfg.source.c_str(), pc.name.c_str(), pc.device_match.c_str());
@@ -153,13 +151,32 @@ const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& 
       const char* match = std::getenv("CEI_OPENCL_DEVICE");
       for (auto& p : make_platforms(match ? match : "", env)) {
         rt::PlatformConfig pc = cfg.platform_or_default(p->name(), rt::PlatformType::OpenCL);
-        add(rt, std::move(p), std::move(pc));
+        add(rt, std::move(p), std::move(pc), prebuild);
       }
     }
   } catch (const std::exception& e) {
     // A broken driver must not take the CPU platform down with it.
     std::fprintf(stderr, "cei: OpenCL platforms disabled: %s\n", e.what());
   }
+}
+
+// Starting the driver and opening the devices costs tens of milliseconds before any program
+// build, and must not delay the program's first tasks: under only:<p> with p not an OpenCL
+// platform the devices open only for a task that p cannot run; otherwise in the background.
+const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& rt) {
+  std::shared_ptr<const rt::Config> cfg;
+  try {
+    cfg = std::make_shared<const rt::Config>(rt::launch_config());
+  } catch (const rt::ConfigError&) {
+    return;  // the policy factory reports the mistake and stops the program: nothing to open
+  }
+  const std::string& policy = cfg->policy.name;
+  const rt::PlatformConfig* sole =
+      policy.starts_with("only:") ? cfg->find(std::string_view(policy).substr(5)) : nullptr;
+  if (sole && sole->type != rt::PlatformType::OpenCL)
+    rt.open_on_demand([cfg](rt::Runtime& r) { open_devices(r, *cfg, false); });
+  else
+    rt.open_in_background([cfg](rt::Runtime& r) { open_devices(r, *cfg, true); });
 });
 
 }  // namespace

@@ -4,14 +4,17 @@ namespace cei::opencl {
 
 DeviceReplica::DeviceReplica(std::shared_ptr<OpenCLPlatform::Impl> impl, Mem mem, Event written,
                              std::shared_ptr<Outcome> outcome, const rt::TypeOps& type,
-                             std::size_t bytes, std::array<std::int64_t, 3> extents)
+                             std::size_t bytes, std::array<std::int64_t, 3> extents,
+                             const rt::Version& of)
     : impl_(std::move(impl)),
       mem_(std::move(mem)),
       written_(std::move(written)),
       outcome_(std::move(outcome)),
       type_(type),
       bytes_(bytes),
-      extents_(extents) {
+      extents_(extents),
+      datum_(of.datum_id()),
+      number_(of.number()) {
   std::lock_guard lock(impl_->mem_mu);
   impl_->resident.emplace(this, OpenCLPlatform::Impl::Resident{{}, bytes_, ++impl_->tick});
   impl_->used += bytes_;
@@ -46,6 +49,16 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
       impl_->on_complete(ev, [impl = impl_, self, read, done = std::move(done)](cl_int st) {
         auto span = event_span(read.get());
         double s = static_cast<double>(span.second - span.first) * 1e-9;
+        if (st >= 0 && impl->trace.on()) {
+          // Now is the read's end, give or take the callback's delay. Whoever asked (the host,
+          // another platform's task) is not known here: task 0.
+          const rt::Clock::time_point end = rt::Clock::now();
+          impl->trace.transfer({&impl->self, 0, version_name(self->datum_, self->number_),
+                                self->bytes(), false,
+                                end - std::chrono::duration_cast<rt::Clock::duration>(
+                                          std::chrono::nanoseconds(span.second - span.first)),
+                                end});
+        }
         {
           std::lock_guard lock(impl->stats_mu);
           impl->stats.bytes_to_host += self->bytes();

@@ -111,6 +111,9 @@ const bool tally_added = (tally(), true);
 // A fresh history and the named policy, as a launch with CEI_POLICY=<name> would have them.
 void use_policy(const std::string& name) {
   rt::Runtime& runtime = rt::Runtime::instance();
+  // The device opens in the background: a launch's first tasks may run before it is there. These
+  // tests compare the platforms' forecasts and shares once both are.
+  runtime.wait_for_platforms();
   runtime.drain();
   rt::Config cfg = rt::launch_config();
   cfg.policy.name = name;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace cei::rt {
 
@@ -25,6 +26,9 @@ class Policy {
   virtual const char* name() const = 0;
   // Index into candidates (all feasible, never empty) of the platform that runs the task.
   virtual std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) = 0;
+  // The platform this policy sends every task it can run to (only:<platform>), or "": while it is
+  // still opening, tasks wait for it instead of going elsewhere.
+  virtual std::string_view sole_platform() const { return {}; }
 };
 
 // Forecast inputs a platform cannot know alone: execution-time history per (CE version,

@@ -53,7 +53,24 @@ class Runtime {
   // The runtime if it has started, else null (host syncs before any task cost nothing).
   static Runtime* if_started() noexcept;
 
+  // Thread-safe: a platform may be added while tasks run (see open_in_background).
   void add_platform(std::unique_ptr<Platform> p);
+  // For a factory whose platforms are slow to open (an OpenCL driver's start, contexts, program
+  // builds): `open` adds them with add_platform, later. Thread-safe.
+  //  - open_in_background: on a thread of its own, from now on. Meanwhile tasks run on the
+  //    platforms already added, except a task that none of them can run, and every task while
+  //    the policy's only:<platform> is not added yet: those wait until the openers are done.
+  //  - open_on_demand: on the thread of the first task that no platform added can run (never, in
+  //    a run that needs none of these platforms); that task waits for it.
+  // An opener may stop early once stopping() is true (the runtime drains at exit).
+  void open_in_background(std::function<void(Runtime&)> open);
+  void open_on_demand(std::function<void(Runtime&)> open);
+  bool stopping() const;  // thread-safe
+  // Waits until the platforms opening in the background are added (not the on-demand ones).
+  // Thread-safe; never from inside an opener.
+  void wait_for_platforms() const;
+  // Every platform, after wait_for_platforms() (on-demand ones are listed only once a task has
+  // opened them). The span stays valid while platforms are added.
   std::span<Platform* const> platforms() const;
   Platform* find_platform(std::string_view name) const;
 

@@ -11,10 +11,13 @@
 // ~/.cache/cei/opencl; "off" disables), CEI_OPENCL_BUILD_OPTIONS="-cl-fast-relaxed-math",
 // CEI_OPENCL_IN_ORDER=1 (kernels on one in-order queue: for drivers that run out-of-order queues
 // in order anyway, where waiting on the previous kernel's event costs more than queue order),
-// CEI_OPENCL_MAX_INFLIGHT=N (kernels running at once; default 1 on CPU devices, 16 on others),
+// CEI_OPENCL_QUEUES=N (kernels on N in-order queues, chained by events, instead of one
+// out-of-order queue), CEI_OPENCL_MAX_INFLIGHT=N (kernels running at once; default 1 on CPU
+// devices, 16 on others),
 // CEI_OPENCL_FAIL_KERNEL=name (fault injection: that kernel fails at execution). docs/opencl.md.
 #pragma once
 
+#include <cei/rt/observer.hpp>
 #include <cei/rt/platform.hpp>
 
 #include <cstddef>
@@ -28,7 +31,10 @@ namespace cei::opencl {
 
 struct Options {
   bool naive = false;
-  bool in_order = false;    // kernels on one in-order queue instead of an out-of-order one
+  bool in_order = false;  // kernels on one in-order queue instead of an out-of-order one
+  // Kernels on this many in-order queues, chained by events, instead of one out-of-order queue
+  // (0: the out-of-order queue, or 3 in-order ones where the device has none).
+  std::size_t queues = 0;
   std::size_t mem_cap = 0;  // 0: 3/4 of the device's global memory
   std::string cache_dir;    // "" : the default location; "off": no disk cache
   std::string build_options;
@@ -57,6 +63,9 @@ struct DeviceInfo {
   std::string name, vendor, driver_version, platform_name;
 };
 std::vector<DeviceInfo> list_devices();
+// Devices this process has opened (a context each, for an OpenCLPlatform): 0 in a run that never
+// needed one (CEI_POLICY=only:cpu). Thread-safe.
+std::size_t devices_opened();
 
 // What the platform alone knows of a task it might run, for the Decision Engine to complete.
 struct Estimate {
@@ -85,6 +94,16 @@ struct DecisionHooks {
   std::function<void(bool stopping)> settle_energy;
 };
 
+// Where the platform reports each task's start with the queue that runs it, and each copy to or
+// from the host, for the trace (the runtime's observe_* of runtime.hpp, installed by its factory,
+// register.cpp). Without them, or while `observing` says no, nothing is reported.
+struct TraceHooks {
+  bool (*observing)() noexcept = nullptr;
+  void (*task_started)(rt::Task& t, const rt::Platform& p, int lane) = nullptr;
+  void (*transfer)(const rt::TransferEvent& e) = nullptr;
+  bool on() const { return observing && observing(); }
+};
+
 class OpenCLPlatform : public rt::Platform {
  public:
   // device_match: a substring of the device name (empty: the index-th device overall).
@@ -102,6 +121,7 @@ class OpenCLPlatform : public rt::Platform {
 
   // Before the first forecast or submission.
   void set_decision_hooks(DecisionHooks hooks);
+  void set_trace_hooks(TraceHooks hooks);
   Estimate estimate(const rt::Task& t) const;
 
   Stats stats() const;

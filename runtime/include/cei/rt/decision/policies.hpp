@@ -61,6 +61,7 @@ class OnlyPlatform final : public Policy {
       : platform_(std::move(platform)), name_("only:" + platform_) {}
   const char* name() const override { return name_.c_str(); }
   std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
+  std::string_view sole_platform() const override { return platform_; }
 
  private:
   std::string platform_, name_;

@@ -15,6 +15,11 @@ namespace cei::rt::trace {
 
 // Transfer tracks get thread ids from here on, so they sort below a platform's lanes.
 inline constexpr int kTransferTrackBase = 1000;
+// Tasks that overlap others on their lane (kernels of an out-of-order queue running at once) go
+// to extra tracks of that lane, "queue 0 (2)", ...: lane L's k-th extra track (k >= 1) has thread
+// id kOverlapTrackBase + L * kOverlapTracksPerLane + k, the last one taking any further overlap.
+inline constexpr int kOverlapTrackBase = 100000;
+inline constexpr int kOverlapTracksPerLane = 64;
 
 void write_chrome_trace(const RunRecord& run, std::ostream& out);
 

@@ -1,0 +1,111 @@
+// observed_program on PoCL with the environment switches on: the trace's transfer slices and
+// device queues, and which devices a run opens under each policy.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+class Observed : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("cei-opencl-observed-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  // Runs the program with `env` set; its exit status (0: its results were right).
+  int run(const std::string& env, const std::string& mode) {
+    const std::string cmd = env + " " + CEI_OPENCL_PROGRAM + " " + mode + " > " +
+                            (dir_ / "out.txt").string() + " 2> " + (dir_ / "err.txt").string();
+    return std::system(cmd.c_str());
+  }
+  fs::path dir_;
+};
+
+TEST_F(Observed, TransfersHaveTracksOfTheirOwnAndKernelsTheQueueThatRanThem) {
+  // Two in-order queues: the platform hands kernels to them in turn.
+  ASSERT_EQ(
+      run("CEI_POLICY=only:opencl0 CEI_OPENCL_QUEUES=2 CEI_TRACE=" + (dir_ / "trace.json").string(),
+          "trace"),
+      0)
+      << slurp(dir_ / "err.txt");
+  const json doc = json::parse(slurp(dir_ / "trace.json"));
+  int device = -1;
+  std::map<std::pair<int, int>, std::string> tracks;
+  for (const auto& e : doc["traceEvents"]) {
+    if (e["ph"] != "M") continue;
+    if (e["name"] == "process_name" && e["args"]["name"] == "opencl0 (opencl)") device = e["pid"];
+    if (e["name"] == "thread_name") tracks[{e["pid"], e["tid"]}] = e["args"]["name"];
+  }
+  ASSERT_GE(device, 0);
+  const std::size_t bytes = (1 << 16) * sizeof(int);
+  std::set<int> kernel_tracks, transfer_tracks;
+  int uploads = 0, downloads = 0;
+  for (const auto& e : doc["traceEvents"]) {
+    if (e["ph"] != "X" || e["pid"] != device) continue;
+    const int tid = e["tid"];
+    const std::string& track = tracks.at({device, tid});
+    if (e["cat"] == "task") {
+      EXPECT_EQ(track, "queue " + std::to_string(tid));
+      kernel_tracks.insert(tid);
+    } else {
+      ASSERT_EQ(e["cat"], "transfer");
+      EXPECT_EQ(track.rfind("transfers ", 0), 0u) << track;
+      transfer_tracks.insert(tid);
+      EXPECT_EQ(e["args"]["bytes"], bytes);
+      EXPECT_GE(e["dur"].get<double>(), 0.0);
+      if (e["args"]["direction"] == "to_device") {
+        ++uploads;
+        EXPECT_GT(e["args"]["task"].get<int>(), 0);  // the task that needed it
+      } else {
+        EXPECT_EQ(e["args"]["direction"], "to_host");
+        ++downloads;
+      }
+    }
+  }
+  // Four kernels read one vector: one upload between them, and each result comes back.
+  EXPECT_EQ(uploads, 1);
+  EXPECT_EQ(downloads, 4);
+  EXPECT_EQ(kernel_tracks, (std::set<int>{0, 1}));
+  for (int tid : transfer_tracks) EXPECT_EQ(kernel_tracks.count(tid), 0u) << tid;
+}
+
+TEST_F(Observed, OnlyCpuOpensNoDeviceUntilATaskNeedsOne) {
+  ASSERT_EQ(run("CEI_POLICY=only:cpu", "startup"), 0) << slurp(dir_ / "err.txt");
+  const std::string out = slurp(dir_ / "out.txt");
+  EXPECT_NE(out.find("after a task the CPU can run: 0 devices open, platforms cpu\n"),
+            std::string::npos)
+      << out;
+  // A task the CPU platform cannot run goes to a device, opened for it.
+  EXPECT_NE(out.find("after a task only a device can run: 1 devices open, platforms cpu opencl0\n"),
+            std::string::npos)
+      << out;
+}
+
+TEST_F(Observed, OtherPoliciesOpenTheDevicesInTheBackground) {
+  ASSERT_EQ(run("CEI_POLICY=dynperf", "startup"), 0) << slurp(dir_ / "err.txt");
+  const std::string out = slurp(dir_ / "out.txt");
+  // Whichever platform ran the first task, the device is listed once it is open.
+  EXPECT_NE(out.find("after a task the CPU can run: 1 devices open, platforms cpu opencl0\n"),
+            std::string::npos)
+      << out;
+}
+
+}  // namespace
