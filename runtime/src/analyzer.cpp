@@ -94,19 +94,17 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
   for (std::size_t i = 0; i < n; ++i) {
     const detail::ArgSpec& s = specs[i];
     if (s.dir == Dir::In) continue;
-    std::shared_ptr<VersionImpl> out;
     if (s.kind == detail::ArgKind::Tracked) {
       Datum& d = datum(s.address, s.root, *s.type);
-      out = VersionImpl::pending(*s.type, d.id, d.next_number++);
+      auto out = VersionImpl::pending(*s.type, d.id, d.next_number++);
       out->producer = t.id();
-      d.latest = out;
+      d.latest = args[i].out = std::move(out);
     } else {
-      out = VersionImpl::pending(*s.type, fresh_datum_id(), 1);
+      args[i].out = VersionImpl::pending(*s.type, fresh_datum_id(), 1);
     }
     // Updated in place, a value usually keeps its size: the best guess for the tasks that read
     // it before it is produced (their forecasts look its size up in the profiles).
-    if (args[i].in) out->expect_bytes(args[i].in->bytes());
-    args[i].out = std::move(out);
+    if (args[i].in) impl(args[i].out.get())->expect_bytes(args[i].in->bytes());
   }
   const CeInfo& ce = t.ce();
   if (!ce.result) return nullptr;
