@@ -101,6 +101,9 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
     } else {
       args[i].out = VersionImpl::pending(*s.type, fresh_datum_id(), 1);
     }
+    // Updated in place, a value usually keeps its size: the best guess for the tasks that read
+    // it before it is produced (their forecasts look its size up in the profiles).
+    if (args[i].in) impl(args[i].out.get())->expect_bytes(args[i].in->bytes());
   }
   const CeInfo& ce = t.ce();
   if (!ce.result) return nullptr;

@@ -154,11 +154,13 @@ std::size_t VersionImpl::bytes() const {
   if (void* h = host_.load(std::memory_order_acquire)) return type_->bytes(h);
   auto& self = const_cast<VersionImpl&>(*this);
   std::lock_guard g(self.lock_);
-  return replicas_.empty() ? 0 : replicas_.front()->bytes();
+  return replicas_.empty() ? expected_bytes_.load(std::memory_order_relaxed)
+                           : replicas_.front()->bytes();
 }
 
 void* VersionImpl::take_storage() {
   if (storage_ != Storage::Owned || state() != State::Ready) return nullptr;
+  if (void* h = host_.load(std::memory_order_acquire)) expect_bytes(type_->bytes(h));
   return host_.exchange(nullptr, std::memory_order_acq_rel);
 }
 

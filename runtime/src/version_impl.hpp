@@ -63,8 +63,14 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
 
   bool aliases_host() const { return storage_ == Storage::HostAlias; }
   // Hands the owned host storage to the caller (an inout task reusing it in place); the caller
-  // guarantees that nothing else can read this version any more. Null if there is none.
+  // guarantees that nothing else can read this version any more. Null if there is none. bytes()
+  // keeps reporting the size the value had: the task's profile is recorded by it afterwards.
   void* take_storage();
+  // What bytes() reports while neither the host nor a replica holds the value: the Analyzer sets
+  // it on an inout's new version to the size of the value it updates, so that forecasts of tasks
+  // reading it before it is produced ask the profiles at the size it will have (0: unknown).
+  // Thread-safe.
+  void expect_bytes(std::size_t b) { expected_bytes_.store(b, std::memory_order_relaxed); }
 
   // api.hpp's retain/release: references held by the program (Pending, assign).
   void handle_retain() noexcept { handles_.fetch_add(1, std::memory_order_relaxed); }
@@ -89,6 +95,7 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   SpinLock lock_;
   std::atomic<int> handles_{0};
   std::atomic<void*> host_{nullptr};
+  std::atomic<std::size_t> expected_bytes_{0};
   std::exception_ptr error_;
   std::function<void()> first_subscriber_;
   std::vector<std::function<void()>> more_subscribers_;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# CEI's tiled Cholesky (examples/cholesky) beside StarPU's cholesky_implicit (Debian's
+# starpu-examples): same single-precision matrix, same tiling, same flop count (N^3/3). Prints a
+# Markdown table of the median GFlop/s of REPS runs per configuration; every run's figure goes to
+# stderr.
+#   bench/cholesky/run.sh BUILD_DIR [N=2048] [TILES=8] [REPS=5]
+# STARPU_CHOLESKY=path overrides where cholesky_implicit is looked for (dpkg -L starpu-examples).
+set -euo pipefail
+build=${1:?usage: run.sh BUILD_DIR [N=2048] [TILES=8] [REPS=5]}
+n=${2:-2048} tiles=${3:-8} reps=${4:-5}
+chol=$build/examples/cholesky/cholesky
+[ -x "$chol" ] || { echo "run.sh: no $chol (build the target cholesky)" >&2; exit 2; }
+starpu=${STARPU_CHOLESKY:-$(dpkg -L starpu-examples 2>/dev/null | grep '/cholesky_implicit$' | head -1 || true)}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '[platforms.cpu]\ntype = "cpu"\n' >"$work/cpu-only.toml"
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+# "time 1.234 s, 2.32 GFlop/s"; the program exits non-zero if its residual check fails.
+cei_run() { env "$@" "$chol" "$n" "$tiles" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
+# "# size ms GFlop/s" then the figures.
+starpu_run() { env STARPU_SILENT=1 "$@" "$starpu" -size "$n" -nblocks "$tiles" | awk '!/^#/ { print $3 }'; }
+
+row() {  # row PROGRAM CONFIGURATION RUNNER ENV...
+  local program=$1 config=$2 runner=$3
+  shift 3
+  local runs=()
+  for _ in $(seq "$reps"); do runs+=("$("$runner" "$@")"); done
+  echo "$program | $config: ${runs[*]}" >&2
+  echo "| $program | $config | $(printf '%s\n' "${runs[@]}" | median) |"
+}
+
+echo "N=$n, ${tiles}x$tiles tiles, $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), median of $reps runs"
+echo
+echo "| program | configuration | GFlop/s |"
+echo "|---|---|---|"
+row CEI "CEI_PLATFORMS=cpu-only.toml (cpu only)" cei_run CEI_PLATFORMS="$work/cpu-only.toml"
+row CEI "default platforms, CEI_POLICY=only:cpu" cei_run CEI_POLICY=only:cpu
+row CEI "default platforms, dynperf, no profile" cei_run CEI_POLICY=dynperf
+CEI_POLICY=dynperf CEI_PROFILE="$work/profile.json" "$chol" "$n" "$tiles" >/dev/null  # trains it
+row CEI "default platforms, dynperf, CEI_PROFILE saved" cei_run CEI_POLICY=dynperf \
+  CEI_PROFILE="$work/profile.json"
+if [ -n "$starpu" ] && [ -x "$starpu" ]; then
+  starpu_run >/dev/null  # StarPU calibrates the bus on its first run on a machine
+  # Debian's StarPU has OpenCL: each OpenCL device takes a core for its driver thread, though
+  # cholesky_implicit has no OpenCL codelets; STARPU_NOPENCL=0 gives every core to CPU workers.
+  row StarPU "default (STARPU_SCHED unset)" starpu_run
+  row StarPU "STARPU_NOPENCL=0" starpu_run STARPU_NOPENCL=0
+else
+  echo "run.sh: no cholesky_implicit (apt-get install starpu-examples): StarPU rows skipped" >&2
+fi

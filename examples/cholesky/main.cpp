@@ -1,0 +1,116 @@
+// Tiled Cholesky factorization A = L L^T in single precision, written as an ordinary sequential
+// program: the right-looking tile algorithm of StarPU's cholesky_implicit, on the same matrix
+// (a Hilbert matrix plus N on the diagonal). Usage: cholesky [N=2048] [TILES=8]  (TILES divides N;
+// TILES x TILES tiles of N/TILES x N/TILES).
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <cei/cei.hpp>
+
+#include "cholesky.hpp"
+
+namespace {
+
+// The matrix entry (i, j), in float as StarPU computes it.
+float entry(std::size_t i, std::size_t j, std::size_t n) {
+  return 1.0f / (1.0f + static_cast<float>(i) + static_cast<float>(j)) +
+         (i == j ? static_cast<float>(n) : 0.0f);
+}
+
+// Tile (I, J) at index I * tiles + J; only the lower tiles (J <= I) exist, as only they are read.
+std::vector<cei::Matrix<float>> lower_tiles(std::size_t n, std::size_t tiles) {
+  const std::size_t b = n / tiles;
+  std::vector<cei::Matrix<float>> A(tiles * tiles);
+  for (std::size_t I = 0; I < tiles; ++I)
+    for (std::size_t J = 0; J <= I; ++J) {
+      cei::Matrix<float> t(b, b);
+      for (std::size_t i = 0; i < b; ++i)
+        for (std::size_t j = 0; j < b; ++j) t(i, j) = entry(I * b + i, J * b + j, n);
+      A[I * tiles + J] = std::move(t);
+    }
+  return A;
+}
+
+// L's entry (i, j), i >= j.
+float l_at(const std::vector<cei::Matrix<float>>& L, std::size_t i, std::size_t j, std::size_t b,
+           std::size_t tiles) {
+  return L[(i / b) * tiles + j / b](i % b, j % b);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A positive whole number, or 0 for anything else (then the usage below).
+  auto count = [&](int i, std::size_t fallback) -> std::size_t {
+    if (argc <= i) return fallback;
+    const std::string arg = argv[i];
+    if (arg.empty() || arg.size() > 9 || arg.find_first_not_of("0123456789") != std::string::npos)
+      return 0;
+    return std::stoul(arg);
+  };
+  const std::size_t n = count(1, 2048), tiles = count(2, 8);
+  if (n == 0 || tiles == 0 || n % tiles != 0) {
+    std::fprintf(stderr, "usage: %s [N] [TILES]  (whole numbers; TILES must divide N)\n", argv[0]);
+    return 2;
+  }
+  const std::size_t b = n / tiles;
+  std::vector<cei::Matrix<float>> A = lower_tiles(n, tiles);
+
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t k = 0; k < tiles; ++k) {
+    chol::potrf(A[k * tiles + k]);
+    for (std::size_t i = k + 1; i < tiles; ++i) chol::trsm(A[k * tiles + k], A[i * tiles + k]);
+    for (std::size_t i = k + 1; i < tiles; ++i) {
+      chol::syrk(A[i * tiles + k], A[i * tiles + i]);
+      for (std::size_t j = k + 1; j < i; ++j)
+        chol::gemm(A[i * tiles + k], A[j * tiles + k], A[i * tiles + j]);
+    }
+  }
+  cei::barrier();  // the factorization's time, not that of the checks below
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const std::size_t tasks = tiles + tiles * (tiles - 1) + tiles * (tiles - 1) * (tiles - 2) / 6;
+  const double flop = static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / 3;
+  std::printf("cholesky: n=%zu tiles=%zux%zu block=%zu tasks=%zu\n", n, tiles, tiles, b, tasks);
+  std::printf("time %.3f s, %.2f GFlop/s\n", seconds, flop / seconds * 1e-9);
+
+  // FNV-1a over the bits of L's lower triangle, row by row: every version of every CE updates each
+  // element in the same order without fused multiply-adds, so the bits agree on the host and on a
+  // device with correctly rounded division and square root (PoCL). And the backward error
+  // |A x - L (L^T x)| / (|A| |x|) (max norms) for x_i = 1 / (i + 1): O(N^2), where forming L L^T
+  // would cost as much as the factorization.
+  std::uint64_t hash = 14695981039346656037ull;
+  std::vector<double> x(n), w(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) x[i] = 1.0 / static_cast<double>(i + 1);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j <= i; ++j) {
+      const float l = l_at(A, i, j, b, tiles);
+      hash = (hash ^ std::bit_cast<std::uint32_t>(l)) * 1099511628211ull;
+      w[j] += static_cast<double>(l) * x[i];
+    }
+  double err = 0, norm_a = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double ax = 0, llx = 0, row = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      ax += static_cast<double>(entry(i, j, n)) * x[j];
+      row += std::fabs(static_cast<double>(entry(i, j, n)));
+    }
+    for (std::size_t j = 0; j <= i; ++j) llx += static_cast<double>(l_at(A, i, j, b, tiles)) * w[j];
+    err = std::fmax(err, std::fabs(ax - llx));
+    norm_a = std::fmax(norm_a, row);
+  }
+  const double residual = err / (norm_a * x[0]);
+  // Single precision: a correct factorization leaves a backward error of a few float epsilons.
+  constexpr double kTolerance = 1e-5;
+  const bool ok = residual < kTolerance;
+  std::printf("residual %.3g\n", residual);
+  std::printf("accuracy %s (residual below %g)\n", ok ? "ok" : "WRONG", kTolerance);
+  std::printf("checksum %016llx\n", static_cast<unsigned long long>(hash));
+  return ok ? 0 : 1;
+}
