@@ -48,7 +48,8 @@ bool Collector::VisitCallExpr(CallExpr* call) {
   if (index_.find(functions_.front())) return true;
   const Stmt* body = lambdas_.empty() ? functions_.back()->getBody() : lambdas_.back()->getBody();
   facts_.calls.push_back(
-      {call, ce, native, body, lambdas_.empty() ? nullptr : lambdas_.back(), templated()});
+      {call, ce, native, body, functions_.back(), lambdas_.empty() ? nullptr : lambdas_.back(),
+       templated()});
   return true;
 }
 
