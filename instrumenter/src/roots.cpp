@@ -425,6 +425,8 @@ std::string RootFinder::advice(const Root& r) {
     return "call the CE in each branch of an 'if'";
   if (r.why.find("captured") != std::string::npos) return "capture it by reference";
   if (r.why.find("temporary") != std::string::npos) return "declare a variable instead";
+  if (r.why.find("structured binding") != std::string::npos)
+    return "pass the member of the object itself (e.g. 'p.first')";
   return "pass the variable, member or element it stands for; ceic sees through a function, "
          "member function or lambda only when its body is 'return <element or member of a "
          "parameter, of this or of a variable captured by reference>;'";
