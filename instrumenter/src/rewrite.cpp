@@ -315,6 +315,10 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
       }
       root = ", &(" + *name + ")";
     }
+    // `std::move(v)` read in place: the task reads v, and nothing moves from it (as in the
+    // program, whose CE takes a const reference).
+    if (!tracked_dir && inner->isXValue())
+      value = "static_cast<const " + type + "&>(" + value + ")";
     if (auto inlined = task_data_overlap(r.decl, r.path)
                            ? std::nullopt
                            : roots_.inlined_lambda_call(

@@ -1,6 +1,9 @@
 // RULE: arg-root-copied
 // An `in` argument whose root the analysis cannot name (but not behind a pointer) is copied at
-// the call; a CE result whose target cannot be rooted is assigned by the host after a wait.
+// the call; a CE result whose target cannot be rooted is assigned by the host after a wait; an
+// `in` passed as std::move(v) is read in place, not moved from.
+#include <utility>
+
 #include "ops.hpp"
 #include "rows.hpp"
 
@@ -18,4 +21,13 @@ void assign_through_pointer() {
   long* p = &x;
   *p = ops::sum(v);
   // CHECK: *p = ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v)).get();
+}
+
+void moved() {
+  Vec v = {1, 2};
+  long s = 0;
+  s += ops::sum(std::move(v));
+  // the CE takes a const reference: the task reads v in place, and nothing moves from it
+  // CHECK: in<std::vector<long>>(static_cast<const std::vector<long>&>(std::move(v)), &(v))
+  s += ops::sum(v);
 }
