@@ -521,7 +521,7 @@ bool encloses(const std::string& outer, const std::string& inner) {
 
 bool Planner::task_data_enclose(const ValueDecl* decl, const std::string& path) const {
   auto it = paths_.find(decl);
-  if (it == paths_.end()) return true;  // a CE result declared in place: the variable itself
+  if (it == paths_.end()) return !path.empty();  // a CE result declared in place: decl itself
   for (const auto& p : it->second)
     if (encloses(p, path)) return true;
   return false;
@@ -529,7 +529,9 @@ bool Planner::task_data_enclose(const ValueDecl* decl, const std::string& path) 
 
 bool Planner::task_data_overlap(const ValueDecl* decl, const std::string& path) const {
   if (task_data_enclose(decl, path)) return true;
-  for (const auto& p : paths_.at(decl))
+  auto it = paths_.find(decl);
+  if (it == paths_.end()) return false;
+  for (const auto& p : it->second)
     if (encloses(path, p)) return true;
   return false;
 }

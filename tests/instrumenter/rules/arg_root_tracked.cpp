@@ -75,3 +75,13 @@ void overlap() {
   // CHECK: inout<std::vector<long>>(u)
   // CHECK-NOT: ::cei::rt::sync(u)
 }
+
+void declared_result() {
+  Vec a = {1, 2};
+  Vec x = ops::add(a, a);
+  const Vec& view = x;
+  long first = view[0];
+  // CHECK: const Vec& view = x;
+  // CHECK: long first = ::cei::rt::sync_read(view)[0];
+  (void)first;
+}
