@@ -296,7 +296,7 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
   if (in_place && r.kind != Root::Known) {
     // An `in` the task would read in place, where later host writes would not wait for it: the
     // task gets a copy taken at the call instead, the value the program read there.
-    if (!tracked_dir && r.kind == Root::Opaque && !r.through_pointer)
+    if (!tracked_dir && !r.through_pointer)
       return "::cei::rt::in<" + type + ">(static_cast<" + type + ">(static_cast<const " + type +
              "&>(" + value + ")))";
     refuse(r, c, arg, dir);

@@ -32,13 +32,18 @@ Root known(const ValueDecl* decl, const Expr* node) {
   return r;
 }
 
-// Containers and arrays whose element accessors return an element of the object itself.
-bool is_library(const CXXRecordDecl* cls) {
-  if (!cls) return false;
-  if (cls->isInStdNamespace()) return true;
-  const auto* ns = llvm::dyn_cast<NamespaceDecl>(cls->getEnclosingNamespaceContext());
-  while (ns && llvm::isa<NamespaceDecl>(ns->getParent())) ns = llvm::cast<NamespaceDecl>(ns->getParent());
-  return ns && ns->getName() == "cei";
+// Containers that own their elements: an element accessor's result lies under the object. (Not
+// views or handles such as std::span, std::unique_ptr<T[]> or std::function, whose results
+// belong to storage elsewhere.)
+bool owns_elements(const CXXRecordDecl* cls) {
+  if (!cls || !cls->getIdentifier()) return false;
+  const llvm::StringRef name = cls->getName();
+  if (cls->isInStdNamespace())
+    return name == "vector" || name == "array" || name == "deque" || name == "map" ||
+           name == "unordered_map" || name == "basic_string" || name == "valarray";
+  const auto* ns = llvm::dyn_cast<NamespaceDecl>(cls->getDeclContext());
+  return ns && ns->getName() == "cei" && llvm::isa<TranslationUnitDecl>(ns->getParent()) &&
+         name == "Array";
 }
 
 std::string name_of(const FunctionDecl* fd) {
@@ -116,13 +121,17 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
     return r;
   };
   const auto element = [&] { steps.insert(0, "[]"); };
+  // Not storage: a temporary (copied by an `in`), or a part of one (which no variable holds).
+  const auto temporary = [&](const Expr* at) {
+    return steps.empty() ? Root{} : opaque(at, "part of a temporary");
+  };
   e = strip_copy(e);
   for (;;) {
     e = e->IgnoreParenImpCasts();
     if (const auto* ref = llvm::dyn_cast<DeclRefExpr>(e)) {
       if (llvm::isa<BindingDecl>(ref->getDecl())) return opaque(e, "a structured binding");
       const auto* var = llvm::dyn_cast<VarDecl>(ref->getDecl());
-      if (!var) return e->isGLValue() ? opaque(e, "an expression ceic cannot trace") : Root{};
+      if (!var) return e->isGLValue() ? opaque(e, "an expression ceic cannot trace") : temporary(e);
       return found(f ? in_frame(ref, var, *f, depth) : of_var(var, ref));
     }
     if (const auto* m = llvm::dyn_cast<MemberExpr>(e)) {
@@ -151,7 +160,7 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
         e = cast->getSubExpr();
         continue;
       }
-      return e->isGLValue() ? opaque(e, "a cast ceic cannot trace") : Root{};
+      return e->isGLValue() ? opaque(e, "a cast ceic cannot trace") : temporary(e);
     }
     if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(e)) {
       auto k = op->getOperator();
@@ -160,14 +169,14 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
         const CXXRecordDecl* cls = obj->getType()->getAsCXXRecordDecl();
         llvm::ArrayRef<const Expr*> args(op->getArgs() + 1, op->getNumArgs() - 1);
         const auto* fd = llvm::dyn_cast_or_null<FunctionDecl>(op->getCalleeDecl());
-        if (!e->isGLValue()) return Root{};
+        if (!e->isGLValue()) return temporary(e);
         if (cls && cls->isLambda()) {
           const LambdaExpr* l = lambda_of(cls);
           if (!l) return opaque(e, "a call of a lambda ceic cannot see");
           return found(accessor(fd, e, args, nullptr, false, l, f, depth));
         }
         if (!obj->isGLValue()) return opaque(e, "an element of a temporary");
-        if (is_library(cls)) {
+        if (owns_elements(cls)) {
           element();
           e = obj;
           continue;
@@ -176,10 +185,10 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
       }
       if (k == OO_Star || k == OO_Arrow)
         return opaque(e, "a dereferenced iterator or smart pointer", true);
-      return e->isGLValue() ? opaque(e, "the result of an operator call") : Root{};
+      return e->isGLValue() ? opaque(e, "the result of an operator call") : temporary(e);
     }
     if (const auto* mc = llvm::dyn_cast<CXXMemberCallExpr>(e)) {
-      if (!e->isGLValue()) return Root{};
+      if (!e->isGLValue()) return temporary(e);
       const CXXMethodDecl* method = mc->getMethodDecl();
       const auto* callee = llvm::dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens());
       const Expr* obj = mc->getImplicitObjectArgument();
@@ -192,7 +201,7 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
         obj = nullptr;
       }
       const auto name = method->getName();
-      if (obj && is_library(method->getParent()) &&
+      if (obj && owns_elements(method->getParent()) &&
           (name == "at" || name == "front" || name == "back")) {
         element();
         e = obj;
@@ -202,14 +211,14 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
       return found(accessor(method, e, args, obj, this_outer, nullptr, f, depth));
     }
     if (const auto* call = llvm::dyn_cast<CallExpr>(e)) {
-      if (!e->isGLValue()) return Root{};
+      if (!e->isGLValue()) return temporary(e);
       llvm::ArrayRef<const Expr*> args(call->getArgs(), call->getNumArgs());
       return found(accessor(call->getDirectCallee(), e, args, nullptr, false, nullptr, f, depth));
     }
     if (const auto* u = llvm::dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref)
       return opaque(e, "a dereferenced pointer", true);
     if (llvm::isa<AbstractConditionalOperator>(e)) return opaque(e, "a conditional expression");
-    return e->isGLValue() ? opaque(e, "an expression ceic cannot trace") : Root{};
+    return e->isGLValue() ? opaque(e, "an expression ceic cannot trace") : temporary(e);
   }
 }
 
@@ -258,6 +267,9 @@ Root RootFinder::accessor(const FunctionDecl* fd, const Expr* call,
   const std::string what =
       fd ? (lambda ? "a call of a lambda" : "a call of '" + name_of(fd) + "'") : "a call";
   if (!fd) return opaque(call, "a call through a function pointer");
+  // An override may return something else than the body seen here.
+  if (const auto* m = llvm::dyn_cast<CXXMethodDecl>(fd); m && m->isVirtual())
+    return opaque(call, "a call of virtual '" + name_of(fd) + "'");
   if (depth > kMaxDepth) return opaque(call, what + " nested too deep to follow");
   const Expr* ret = single_return(fd);
   if (!ret)

@@ -31,3 +31,14 @@ void moved() {
   // CHECK: in<std::vector<long>>(static_cast<const std::vector<long>&>(std::move(v)), &(v))
   s += ops::sum(v);
 }
+
+struct Bag {
+  std::vector<Row> rows;
+};
+Bag make_bag();
+
+void temporary_part() {
+  std::vector<Row> rows(2, Row(2, 1.0f));
+  vec::axpy(make_bag().rows[0], rows[0], rows[1]);
+  // CHECK: in<std::vector<float>>(static_cast<std::vector<float>>(static_cast<const std::vector<float>&>(make_bag().rows[0])))
+}

@@ -1,5 +1,7 @@
 // RULE: arg-root-refused
 // Arguments whose storage the analysis cannot name are build errors at the argument.
+#include <functional>
+#include <memory>
 #include <utility>
 
 #include "ops.hpp"
@@ -22,7 +24,7 @@ void refused(bool c, Holder* h, Counter* counter) {
   vec::bump(c ? v[0] : v[1], 1.0f);  // expected-error@13 {{is a conditional expression: ceic cannot tell which variable the task writes}}
   vec::bump(opaque_pick(v, 0), 1.0f);  // expected-error@13 {{is a call of 'opaque_pick' that returns a reference and whose body ceic cannot see through}}
   auto& r = *p;
-  vec::bump(r, 1.0f);  // expected-error@13 {{is 'r', a reference bound to a dereferenced pointer (line 24)}}
+  vec::bump(r, 1.0f);  // expected-error@13 {{is 'r', a reference bound to a dereferenced pointer (line 26)}}
   vec::total(*p);  // expected-error@14 {{the in argument of CE 'total' is a dereferenced pointer}} expected-note@14 {{fix-it: replace '*p' with 'v[1]'}}
   counter->bump(1);  // expected-error@3 {{is an object reached through a pointer}}
   auto it = v.begin();
@@ -32,4 +34,22 @@ void refused(bool c, Holder* h, Counter* counter) {
   std::pair<Row, Row> pr;
   auto& [first, second] = pr;
   vec::bump(first, 1.0f);  // expected-error@13 {{is a structured binding: ceic cannot tell which variable the task writes, so later host uses would not wait for it; pass the member of the object itself}}
+}
+
+struct Base {
+  Row own;
+  virtual Row& row() { return own; }
+  virtual ~Base() = default;
+};
+
+struct Bag {
+  std::vector<Row> rows;
+};
+Bag make_bag();
+
+void not_owned(Base& b, std::function<Row&(int)> f, std::unique_ptr<Row[]>& owned) {
+  vec::bump(b.row(), 1.0f);  // expected-error@13 {{is a call of virtual 'Base::row'}}
+  vec::bump(f(0), 1.0f);  // expected-error@13 {{that returns a reference and whose body ceic cannot see through}}
+  vec::bump(owned[0], 1.0f);  // expected-error@13 {{the inout argument of CE 'bump' is a call of 'std::unique_ptr<}}
+  vec::bump(make_bag().rows[0], 1.0f);  // expected-error@13 {{is part of a temporary}}
 }
