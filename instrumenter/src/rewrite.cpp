@@ -322,7 +322,8 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
     if (auto inlined = task_data_overlap(r.decl, r.path)
                            ? std::nullopt
                            : roots_.inlined_lambda_call(
-            arg, {c.function, c.lambda}, [&](const Expr* e) { return text(e->getSourceRange()); }))
+                                 arg, {c.function, c.lambda},
+                                 [&](const Expr* e) { return text(e->getSourceRange()); }))
       value = *inlined;
     track(r, c);
   }
@@ -336,8 +337,8 @@ std::optional<std::string> Planner::root_text(const Root& r, const CeCall& c) co
 
 void Planner::refuse(const Root& r, const CeCall& c, const Expr* arg, const std::string& dir) {
   const std::string what = r.kind == Root::Opaque ? r.why : "an expression ceic cannot trace";
-  error(arg->getBeginLoc(), "ceic: the " + dir + " argument of CE '" + c.ce->name + "' is " +
-                                what + ": ceic cannot tell which variable the task " +
+  error(arg->getBeginLoc(), "ceic: the " + dir + " argument of CE '" + c.ce->name + "' is " + what +
+                                ": ceic cannot tell which variable the task " +
                                 (dir == "in" ? "reads" : "writes") +
                                 ", so later host uses would not wait for it; " +
                                 RootFinder::advice(r) + " [ceic-untracked-argument]");
@@ -351,15 +352,15 @@ void Planner::refuse(const Root& r, const CeCall& c, const Expr* arg, const std:
                          ? llvm::dyn_cast_or_null<UnaryOperator>(
                                var->getInit() ? var->getInit()->IgnoreParenImpCasts() : nullptr)
                          : nullptr;
-  if (!init || init->getOpcode() != UO_AddrOf ||
-      roots_.of(init->getSubExpr()).kind != Root::Known)
+  if (!init || init->getOpcode() != UO_AddrOf || roots_.of(init->getSubExpr()).kind != Root::Known)
     return;
   const std::string target = original_text(init->getSubExpr()->getSourceRange());
   if (target.empty()) return;
-  diags_.note(location(deref->getBeginLoc()), "fix-it: replace '" + original_text(deref->getSourceRange()) + "' with '" +
-                        target + "' ('" + var->getNameAsString() + "' was set to '&" + target +
-                        "' at line " + std::to_string(location(var->getLocation()).line) +
-                        "; only if it still points there)");
+  diags_.note(location(deref->getBeginLoc()),
+              "fix-it: replace '" + original_text(deref->getSourceRange()) + "' with '" + target +
+                  "' ('" + var->getNameAsString() + "' was set to '&" + target + "' at line " +
+                  std::to_string(location(var->getLocation()).line) +
+                  "; only if it still points there)");
 }
 
 bool Planner::plan_call(const CeCall& c) {
@@ -452,12 +453,11 @@ bool Planner::plan_call(const CeCall& c) {
       std::string root = root_name ? ", &(" + *root_name + ")" : "";
       Range ar = range_of(assignment->getSourceRange());
       if (ar.valid) {
-        std::string target = roots_
-                                 .inlined_lambda_call(lhs, {c.function, c.lambda},
-                                                      [&](const Expr* e) {
-                                                        return text(e->getSourceRange());
-                                                      })
-                                 .value_or(text(lhs->getSourceRange()));
+        std::string target =
+            roots_
+                .inlined_lambda_call(lhs, {c.function, c.lambda},
+                                     [&](const Expr* e) { return text(e->getSourceRange()); })
+                .value_or(text(lhs->getSourceRange()));
         replace(call_range, call);
         replace(ar,
                 "::cei::rt::assign(" + target + ", " + text(c.call->getSourceRange()) + root + ")");
@@ -591,9 +591,9 @@ void Planner::plan_syncs() {
     }
     std::string fn = only_reads(ref.node) ? "::cei::rt::sync_read(" : "::cei::rt::sync(";
     std::string use = edits_.render(r.begin, r.end);
-    edits_.replace(r.begin, r.end,
-                   whole_first.empty() ? fn + use + ")"
-                                       : "((void)" + fn + whole_first + "), " + use + ")");
+    edits_.replace(
+        r.begin, r.end,
+        whole_first.empty() ? fn + use + ")" : "((void)" + fn + whole_first + "), " + use + ")");
   }
 }
 

@@ -104,8 +104,8 @@ Root RootFinder::of_var(const VarDecl* var, const Expr* ref) const {
     return opaque(ref, "'" + var->getNameAsString() + "', a reference bound to a temporary (line " +
                            line() + ")");
   if (r.kind == Root::Opaque) {
-    r.why = "'" + var->getNameAsString() + "', a reference bound to " + r.why + " (line " +
-            line() + ")";
+    r.why = "'" + var->getNameAsString() + "', a reference bound to " + r.why + " (line " + line() +
+            ")";
     r.at = ref ? ref : r.at;
     return r;
   }
@@ -156,7 +156,8 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
     }
     if (const auto* cast = llvm::dyn_cast<ExplicitCastExpr>(e)) {
       auto k = cast->getCastKind();
-      if (e->isGLValue() && (k == CK_NoOp || k == CK_DerivedToBase || k == CK_UncheckedDerivedToBase)) {
+      if (e->isGLValue() &&
+          (k == CK_NoOp || k == CK_DerivedToBase || k == CK_UncheckedDerivedToBase)) {
         e = cast->getSubExpr();
         continue;
       }
@@ -225,8 +226,7 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
 Root RootFinder::in_frame(const DeclRefExpr* ref, const VarDecl* var, const Frame& f,
                           int depth) const {
   const std::string fn = name_of(f.fn);
-  if (const auto* parm = llvm::dyn_cast<ParmVarDecl>(var);
-      parm && parm->getDeclContext() == f.fn) {
+  if (const auto* parm = llvm::dyn_cast<ParmVarDecl>(var); parm && parm->getDeclContext() == f.fn) {
     unsigned i = parm->getFunctionScopeIndex();
     if (!parm->getType()->isReferenceType() || i >= f.args.size())
       return opaque(ref, "a by-value parameter of '" + fn + "'");
@@ -257,7 +257,8 @@ Root RootFinder::this_member(const FieldDecl* field, const Expr* m, const Frame*
     return r;
   }
   // A lambda's `this` is its creator's; a member accessor called on `this` shares the caller's.
-  if ((f->lambda && !f->outer) || f->this_outer) return this_member(field, nullptr, f->outer, depth);
+  if ((f->lambda && !f->outer) || f->this_outer)
+    return this_member(field, nullptr, f->outer, depth);
   return opaque(m, "a member of 'this' of '" + name_of(f->fn) + "'");
 }
 
@@ -273,8 +274,9 @@ Root RootFinder::accessor(const FunctionDecl* fd, const Expr* call,
   if (depth > kMaxDepth) return opaque(call, what + " nested too deep to follow");
   const Expr* ret = single_return(fd);
   if (!ret)
-    return opaque(call, what + " that returns a reference and whose body ceic cannot see "
-                               "through");
+    return opaque(call, what +
+                            " that returns a reference and whose body ceic cannot see "
+                            "through");
   const FunctionDecl* def = nullptr;
   fd->hasBody(def);
   Frame frame{def, lambda, args, object, this_outer, f};
@@ -366,9 +368,8 @@ std::optional<std::string> RootFinder::inlined_lambda_call(
   if (!ret || ret->HasSideEffects(ctx_, false)) return std::nullopt;
   const auto& sm = ctx_.getSourceManager();
   const auto offset = [&](SourceLocation loc) { return sm.getFileOffset(loc); };
-  CharSourceRange range =
-      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(ret->getSourceRange()), sm,
-                               ctx_.getLangOpts());
+  CharSourceRange range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(ret->getSourceRange()), sm, ctx_.getLangOpts());
   if (range.isInvalid() || !sm.isInMainFile(range.getBegin())) return std::nullopt;
   // Every name in the body must mean the same object at the call: parameters become the
   // arguments, captured variables must be captured by reference and visible there by their name.
@@ -386,7 +387,8 @@ std::optional<std::string> RootFinder::inlined_lambda_call(
       SourceLocation loc = ref->getLocation();
       if (!loc.isFileID()) return std::nullopt;
       unsigned len = Lexer::MeasureTokenLength(loc, sm, ctx_.getLangOpts());
-      if (const auto* parm = llvm::dyn_cast<ParmVarDecl>(var); parm && parm->getDeclContext() == fd) {
+      if (const auto* parm = llvm::dyn_cast<ParmVarDecl>(var);
+          parm && parm->getDeclContext() == fd) {
         unsigned i = parm->getFunctionScopeIndex();
         if (i + 1 >= op->getNumArgs()) return std::nullopt;
         ++uses[parm];
