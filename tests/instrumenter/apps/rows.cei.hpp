@@ -17,5 +17,8 @@ struct [[cei::interface]] RowsCEI {
 
   [[cei::method(declaring_class = "vec")]]
   static float total([[cei::in]] const Row& v);
+
+  [[cei::method(declaring_class = "vec")]]
+  static void hold([[cei::inout]] Row& v, long ms);
 };
 // clang-format on

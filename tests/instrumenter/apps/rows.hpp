@@ -10,4 +10,8 @@ namespace vec {
 void bump(Row& v, float by);                              // v[i] += by
 void axpy(const Row& a, const Row& b, Row& c);            // c[i] += a[i] * b[i]
 float total(const Row& v);
+// Holds a CPU worker for `ms` milliseconds, then v[0] += 1; counts how many run at once.
+void hold(Row& v, long ms);
+long peak_concurrency();
+void reset_peak();
 }  // namespace vec
