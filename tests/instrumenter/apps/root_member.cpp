@@ -7,6 +7,12 @@
 struct Grid {
   std::vector<Row> rows;
   Row& row(int i) { return rows[i]; }
+  // Inside the class: row(i) is this->rows[i], and the read of rows waits for the tasks.
+  float update() {
+    vec::bump(row(1), 0.25f);
+    vec::bump(row(2), 0.5f);
+    return rows[1][0] + rows[2][0];
+  }
 };
 
 Row& second(Grid& g) { return g.rows[1]; }
@@ -20,5 +26,7 @@ int main() {
   std::printf("g %g %g %g\n", g.rows[0][0], g.rows[1][1], g.rows[2][4]);
   vec::axpy(g.row(1), g.row(2), g.row(0));
   std::printf("g %g %g\n", g.row(0)[3], second(g)[0]);
+  const float sum = g.update();
+  std::printf("update %g, g %g\n", sum, g.rows[2][1]);
   return 0;
 }
