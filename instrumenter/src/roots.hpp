@@ -39,6 +39,7 @@ struct Site {
 
 const clang::Expr* strip_copy(const clang::Expr* e);
 
+// Reads the AST of one translation unit; not thread-safe (one Planner, one thread, uses it).
 class RootFinder {
  public:
   RootFinder(clang::ASTContext& ctx, const Facts& facts) : ctx_(ctx), facts_(facts) {}
