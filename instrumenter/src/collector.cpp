@@ -47,8 +47,8 @@ bool Collector::VisitCallExpr(CallExpr* call) {
   // Inside a CE's own implementation calls stay plain: the task runs them in order.
   if (index_.find(functions_.front())) return true;
   const Stmt* body = lambdas_.empty() ? functions_.back()->getBody() : lambdas_.back()->getBody();
-  facts_.calls.push_back(
-      {call, ce, native, body, lambdas_.empty() ? nullptr : lambdas_.back(), templated()});
+  facts_.calls.push_back({call, ce, native, body, functions_.back(),
+                          lambdas_.empty() ? nullptr : lambdas_.back(), templated()});
   return true;
 }
 

@@ -12,6 +12,7 @@
 #include "ce_index.hpp"
 #include "collector.hpp"
 #include "edit_set.hpp"
+#include "roots.hpp"
 
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Frontend/ASTUnit.h>
@@ -31,23 +32,6 @@ using namespace clang;
 
 namespace {
 
-// Where an lvalue's storage belongs: `v` for v[i] and v.f; unknown behind a pointer.
-struct Root {
-  enum Kind { None, Known, Unknown } kind = None;
-  const ValueDecl* decl = nullptr;
-  const Expr* node = nullptr;    // the reference the lvalue starts from (not synced: the task's)
-  const Expr* origin = nullptr;  // names decl: `rows` for `row` of `for (auto& row : rows)`
-  bool whole = false;            // the lvalue is the variable itself
-};
-
-const Expr* strip_copy(const Expr* e) {
-  e = e->IgnoreParenImpCasts();
-  if (const auto* c = llvm::dyn_cast<CXXConstructExpr>(e))
-    if (c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor())
-      return c->getArg(0)->IgnoreParenImpCasts();
-  return e;
-}
-
 class Planner {
  public:
   Planner(ASTContext& ctx, const Facts& facts, frontend::Diagnostics& diags, const Options& opts)
@@ -56,6 +40,7 @@ class Planner {
         facts_(facts),
         diags_(diags),
         opts_(opts),
+        roots_(ctx, facts),
         edits_(sm_.getBufferData(sm_.getMainFileID())) {}
 
   bool plan();
@@ -97,8 +82,8 @@ class Planner {
   }
   void find_pending();
 
-  Root root_of(const Expr* e) const;
-  Root root_of_var(const VarDecl* var, const Expr* ref) const;
+  std::optional<std::string> root_text(const Root& r, const CeCall& c) const;
+  void refuse(const Root& r, const CeCall& c, const Expr* arg, const std::string& dir);
   bool by_copy_capture(const Expr* ref, const LambdaExpr* l) const;
   bool only_reads(const Expr* ref) const;
 
@@ -108,6 +93,10 @@ class Planner {
   void track(const Root& r, const CeCall& c);
   void plan_guards();
   void plan_syncs();
+  // Whether tasks use data of decl that contain the storage at `path` (task_data_enclose), or
+  // that contain it or lie inside it (task_data_overlap).
+  bool task_data_enclose(const ValueDecl* decl, const std::string& path) const;
+  bool task_data_overlap(const ValueDecl* decl, const std::string& path) const;
   void plan_lambda_captures();
 
   ASTContext& ctx_;
@@ -115,6 +104,7 @@ class Planner {
   const Facts& facts_;
   frontend::Diagnostics& diags_;
   const Options& opts_;
+  RootFinder roots_;
   EditSet edits_;
   std::set<std::tuple<std::string, unsigned, unsigned>> reported_;
   std::set<const Expr*> exempt_;  // roots of task arguments and assign targets
@@ -132,6 +122,13 @@ class Planner {
   };
   std::set<const ValueDecl*, SourceOrder> tracked_;
   std::set<const VarDecl*> scoped_;    // already given a Scope by a declaration rewrite
+  std::map<const ValueDecl*, std::set<std::string>> paths_;  // root -> paths of its task data
+  struct TaskRoot {
+    const Expr* node;
+    const ValueDecl* decl;
+    std::string path;
+  };
+  std::vector<TaskRoot> task_roots_;
   std::set<const CallExpr*> pending_;  // CE calls whose Pending feeds an outer CE call
   std::map<const Stmt*, std::set<const ValueDecl*, SourceOrder>, SourceOrder>
       exit_guards_;  // body -> outliving roots
@@ -183,70 +180,8 @@ bool Planner::statement_position(const Expr* e) const {
   return false;
 }
 
-Root Planner::root_of_var(const VarDecl* var, const Expr* ref) const {
-  if (!var->getType()->isReferenceType()) return {Root::Known, var, ref, ref, false};
-  // A reference local aliases the storage of its initializer: `auto& row = rows[i]`, and the
-  // loop variable of `for (auto& row : rows)`.
-  const Expr* init = nullptr;
-  if (auto it = facts_.range_for_init.find(var); it != facts_.range_for_init.end())
-    init = it->second;
-  else if (var->hasLocalStorage() && !llvm::isa<ParmVarDecl>(var))
-    init = var->getInit();
-  if (llvm::isa<ParmVarDecl>(var)) return {Root::Known, var, ref, ref, false};
-  if (!init) return {Root::Unknown};
-  Root r = root_of(init);
-  if (r.kind != Root::Known) return {Root::Unknown};
-  r.node = ref;
-  r.whole = false;
-  return r;
-}
-
-Root Planner::root_of(const Expr* e) const {
-  e = strip_copy(e);
-  const Expr* top = e;
-  for (;;) {
-    e = e->IgnoreParenImpCasts();
-    if (const auto* ref = llvm::dyn_cast<DeclRefExpr>(e)) {
-      const auto* var = llvm::dyn_cast<VarDecl>(ref->getDecl());
-      if (!var) return {};
-      Root r = root_of_var(var, ref);
-      if (r.kind == Root::Known && r.origin == ref) r.whole = (ref == top);
-      return r;
-    }
-    if (const auto* m = llvm::dyn_cast<MemberExpr>(e)) {
-      const auto* field = llvm::dyn_cast<FieldDecl>(m->getMemberDecl());
-      if (!field) return {};
-      if (!m->isArrow()) {
-        e = m->getBase();
-        continue;
-      }
-      if (llvm::isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()))
-        return {Root::Known, field, m, m, m == top};
-      return {Root::Unknown};
-    }
-    if (const auto* s = llvm::dyn_cast<ArraySubscriptExpr>(e)) {
-      const Expr* base = s->getBase()->IgnoreParenImpCasts();
-      if (!base->getType()->isArrayType()) return {Root::Unknown};
-      e = base;
-      continue;
-    }
-    if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(e)) {
-      auto k = op->getOperator();
-      if ((k == OO_Subscript || k == OO_Call) && op->getNumArgs() > 0 &&
-          op->getArg(0)->isGLValue()) {
-        e = op->getArg(0);
-        continue;
-      }
-      return {};
-    }
-    if (const auto* u = llvm::dyn_cast<UnaryOperator>(e))
-      if (u->getOpcode() == UO_Deref) return {Root::Unknown};
-    return {};
-  }
-}
-
 bool Planner::by_copy_capture(const Expr* ref, const LambdaExpr* l) const {
-  const auto* dre = llvm::dyn_cast<DeclRefExpr>(ref);
+  const auto* dre = llvm::dyn_cast_or_null<DeclRefExpr>(ref);
   if (!l || !dre || !dre->refersToEnclosingVariableOrCapture()) return false;
   for (const auto& cap : l->captures())
     if (cap.capturesVariable() && cap.getCapturedVar() == dre->getDecl())
@@ -326,6 +261,8 @@ void Planner::track(const Root& r, const CeCall& c) {
   if (r.kind != Root::Known) return;
   exempt_.insert(r.node);
   tracked_.insert(r.decl);
+  paths_[r.decl].insert(r.path);
+  if (r.node) task_roots_.push_back({r.node, r.decl, r.path});
   const auto* var = llvm::dyn_cast<VarDecl>(r.decl);
   const bool outlives = !var || var->getType()->isReferenceType() || !var->hasLocalStorage();
   if (outlives) exit_guards_[c.body].insert(r.decl);
@@ -340,7 +277,7 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
   const Expr* inner = strip_copy(arg);
   if (const auto* call = llvm::dyn_cast<CallExpr>(inner); call && pending_.count(call))
     return "::cei::rt::" + dir + "<" + type + ">(" + text(arg->getSourceRange()) + ")";
-  Root r = root_of(arg);
+  Root r = roots_.of(arg);
   QualType arg_type = inner->getType().getCanonicalType().getUnqualifiedType();
   bool same = arg_type == param.getCanonicalType().getUnqualifiedType();
   bool in_place = tracked_dir || (inner->isGLValue() && same && !param->isArithmeticType());
@@ -355,13 +292,75 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
                                   "by reference or call the CE outside the lambda");
     return {};
   }
-  std::string root;
-  if (in_place) {
-    track(r, c);
-    if (r.kind == Root::Known && !r.whole)
-      root = ", &(" + original_text(r.origin->getSourceRange()) + ")";
+  std::string value = text(arg->getSourceRange()), root;
+  if (in_place && r.kind != Root::Known) {
+    // An `in` the task would read in place, where later host writes would not wait for it: the
+    // task gets a copy taken at the call instead, the value the program read there.
+    if (!tracked_dir && !r.through_pointer)
+      return "::cei::rt::in<" + type + ">(static_cast<" + type + ">(static_cast<const " + type +
+             "&>(" + value + ")))";
+    refuse(r, c, arg, dir);
+    return {};
   }
-  return "::cei::rt::" + dir + "<" + type + ">(" + text(arg->getSourceRange()) + root + ")";
+  if (in_place) {
+    if (!r.whole) {
+      auto name = root_text(r, c);
+      if (!name) {
+        error(arg->getBeginLoc(),
+              "ceic: the " + dir + " argument of CE '" + c.ce->name + "' lies under '" +
+                  r.decl->getNameAsString() +
+                  "', which that name does not reach here; pass an element of it named "
+                  "directly [ceic-untracked-argument]");
+        return {};
+      }
+      root = ", &(" + *name + ")";
+    }
+    // `std::move(v)` read in place: the task reads v, and nothing moves from it (as in the
+    // program, whose CE takes a const reference).
+    if (!tracked_dir && inner->isXValue())
+      value = "static_cast<const " + type + "&>(" + value + ")";
+    if (auto inlined = task_data_overlap(r.decl, r.path)
+                           ? std::nullopt
+                           : roots_.inlined_lambda_call(
+                                 arg, {c.function, c.lambda},
+                                 [&](const Expr* e) { return text(e->getSourceRange()); }))
+      value = *inlined;
+    track(r, c);
+  }
+  return "::cei::rt::" + dir + "<" + type + ">(" + value + root + ")";
+}
+
+std::optional<std::string> Planner::root_text(const Root& r, const CeCall& c) const {
+  if (r.origin && r.origin == r.node) return original_text(r.origin->getSourceRange());
+  return roots_.name_at(r, {c.function, c.lambda});
+}
+
+void Planner::refuse(const Root& r, const CeCall& c, const Expr* arg, const std::string& dir) {
+  const std::string what = r.kind == Root::Opaque ? r.why : "an expression ceic cannot trace";
+  error(arg->getBeginLoc(), "ceic: the " + dir + " argument of CE '" + c.ce->name + "' is " + what +
+                                ": ceic cannot tell which variable the task " +
+                                (dir == "in" ? "reads" : "writes") +
+                                ", so later host uses would not wait for it; " +
+                                RootFinder::advice(r) + " [ceic-untracked-argument]");
+  // `*p` where p was set to `&x`: x, if p still points there.
+  const auto* deref = llvm::dyn_cast_or_null<UnaryOperator>(r.at);
+  const auto* ptr = deref && deref->getOpcode() == UO_Deref
+                        ? llvm::dyn_cast<DeclRefExpr>(deref->getSubExpr()->IgnoreParenImpCasts())
+                        : nullptr;
+  const auto* var = ptr ? llvm::dyn_cast<VarDecl>(ptr->getDecl()) : nullptr;
+  const auto* init = var && var->hasLocalStorage() && !llvm::isa<ParmVarDecl>(var)
+                         ? llvm::dyn_cast_or_null<UnaryOperator>(
+                               var->getInit() ? var->getInit()->IgnoreParenImpCasts() : nullptr)
+                         : nullptr;
+  if (!init || init->getOpcode() != UO_AddrOf || roots_.of(init->getSubExpr()).kind != Root::Known)
+    return;
+  const std::string target = original_text(init->getSubExpr()->getSourceRange());
+  if (target.empty()) return;
+  diags_.note(location(deref->getBeginLoc()),
+              "fix-it: replace '" + original_text(deref->getSourceRange()) + "' with '" + target +
+                  "' ('" + var->getNameAsString() + "' was set to '&" + target + "' at line " +
+                  std::to_string(location(var->getLocation()).line) +
+                  "; only if it still points there)");
 }
 
 bool Planner::plan_call(const CeCall& c) {
@@ -403,9 +402,13 @@ bool Planner::plan_call(const CeCall& c) {
       return false;
     }
     std::string self = ce.versions.empty() ? "void" : ce.versions[0].declaring_class;
-    std::string obj_text = text(obj->getSourceRange());
     if (callee->isArrow()) {
-      args.push_back("::cei::rt::inout<" + self + ">(*" + obj_text + ")");
+      Root through;
+      through.kind = Root::Opaque;
+      through.why = "an object reached through a pointer";
+      through.through_pointer = true;
+      refuse(through, c, obj, "inout");
+      return false;
     } else {
       QualType cls = ctx_.getRecordType(llvm::cast<CXXMethodDecl>(c.native)->getParent());
       args.push_back(arg_text(c, obj, "inout", self, cls, true));
@@ -441,15 +444,20 @@ bool Planner::plan_call(const CeCall& c) {
   }
   if (assignment && result != "void" && statement_position(assignment) &&
       lhs->getType().getCanonicalType() == r_type && lhs->isLValue()) {
-    Root r = root_of(lhs);
-    if (r.kind != Root::None) {
+    // A target whose root the analysis cannot name is assigned by the host after a wait.
+    Root r = roots_.of(lhs);
+    std::optional<std::string> root_name;
+    if (r.kind == Root::Known && !r.whole) root_name = root_text(r, c);
+    if (r.kind == Root::Known && (r.whole || root_name)) {
       track(r, c);
-      std::string root;
-      if (r.kind == Root::Known && !r.whole)
-        root = ", &(" + original_text(r.origin->getSourceRange()) + ")";
+      std::string root = root_name ? ", &(" + *root_name + ")" : "";
       Range ar = range_of(assignment->getSourceRange());
       if (ar.valid) {
-        std::string target = text(lhs->getSourceRange());
+        std::string target =
+            roots_
+                .inlined_lambda_call(lhs, {c.function, c.lambda},
+                                     [&](const Expr* e) { return text(e->getSourceRange()); })
+                .value_or(text(lhs->getSourceRange()));
         replace(call_range, call);
         replace(ar,
                 "::cei::rt::assign(" + target + ", " + text(c.call->getSourceRange()) + root + ")");
@@ -505,18 +513,73 @@ void Planner::find_pending() {
   }
 }
 
+// Whether `outer`, a path of steps ("[]", ".f"), leads to a container of what `inner` leads to.
+bool encloses(const std::string& outer, const std::string& inner) {
+  return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
+         (inner[outer.size()] == '[' || inner[outer.size()] == '.');
+}
+
+bool Planner::task_data_enclose(const ValueDecl* decl, const std::string& path) const {
+  auto it = paths_.find(decl);
+  if (it == paths_.end()) return !path.empty();  // a CE result declared in place: decl itself
+  for (const auto& p : it->second)
+    if (encloses(p, path)) return true;
+  return false;
+}
+
+bool Planner::task_data_overlap(const ValueDecl* decl, const std::string& path) const {
+  if (task_data_enclose(decl, path)) return true;
+  auto it = paths_.find(decl);
+  if (it == paths_.end()) return false;
+  for (const auto& p : it->second)
+    if (encloses(path, p)) return true;
+  return false;
+}
+
 void Planner::plan_syncs() {
+  // `auto& a = A[i]` and `for (auto& a : A)` only compute where A's element is: unless tasks
+  // use a container of it (A itself), the binding waits for nothing, and uses of `a` wait for
+  // the element's own tasks.
+  std::set<const Expr*> bindings;
+  auto binding = [&](const Expr* init, const std::string& step) {
+    Root r = roots_.of(init);
+    if (r.kind == Root::Known && r.node && tracked_.count(r.decl) &&
+        !task_data_enclose(r.decl, r.path + step))
+      bindings.insert(r.node);
+  };
+  for (const auto& [var, stmt] : facts_.decl_stmt)
+    if (var->getType()->isReferenceType() && var->hasLocalStorage() && var->getInit() &&
+        !facts_.range_for_init.count(var))
+      binding(var->getInit(), "");
+  for (const auto& [var, range] : facts_.range_for_init) binding(range, "[]");
+
   for (const auto& ref : facts_.refs) {
-    if (ref.templated || exempt_.count(ref.node) || by_copy_capture(ref.node, ref.lambda)) continue;
+    if (ref.templated || exempt_.count(ref.node) || bindings.count(ref.node) ||
+        by_copy_capture(ref.node, ref.lambda))
+      continue;
     DynTypedNode p;
     up_implicit(ref.node, p);
     if (p.get<LambdaExpr>()) continue;  // `[x]`: the copy is taken where the lambda is made
     const ValueDecl* decl = ref.decl;
+    // A use of `a` bound to A's element waits for the element's tasks; where tasks also use a
+    // container of it or parts of it (other data under A), for all of A's.
+    std::string whole_first;
     if (const auto* var = llvm::dyn_cast<VarDecl>(decl);
         var && var->getType()->isReferenceType() && !llvm::isa<ParmVarDecl>(var)) {
-      Root r = root_of_var(var, ref.node);
+      Root r = roots_.of_var(var, ref.node);
       if (r.kind != Root::Known) continue;
       decl = r.decl;
+      if (tracked_.count(decl) && task_data_overlap(decl, r.path))
+        whole_first = r.origin ? original_text(r.origin->getSourceRange())
+                               : roots_.name_at(r, {nullptr, nullptr}).value_or("");
+      if (tracked_.count(decl) && task_data_overlap(decl, r.path) && whole_first.empty()) {
+        error(ref.node->getBeginLoc(),
+              "ceic: '" + var->getNameAsString() + "' is bound to part of '" +
+                  decl->getNameAsString() +
+                  "', and tasks use other parts of it that overlap; use '" +
+                  decl->getNameAsString() + "' directly [ceic-untracked-alias]");
+        continue;
+      }
     }
     if (!tracked_.count(decl)) continue;
     Range r = range_of(ref.node->getSourceRange());
@@ -527,7 +590,10 @@ void Planner::plan_syncs() {
       continue;
     }
     std::string fn = only_reads(ref.node) ? "::cei::rt::sync_read(" : "::cei::rt::sync(";
-    edits_.replace(r.begin, r.end, fn + edits_.render(r.begin, r.end) + ")");
+    std::string use = edits_.render(r.begin, r.end);
+    edits_.replace(
+        r.begin, r.end,
+        whole_first.empty() ? fn + use + ")" : "((void)" + fn + whole_first + "), " + use + ")");
   }
 }
 
@@ -605,6 +671,10 @@ bool Planner::plan() {
   for (const auto& c : facts_.calls) plan_call(c);
   if (diags_.has_errors()) return false;
   dry_ = false;
+  // Where a task's datum contains another's or lies inside it (A and A[i], A[i] and A[i][j]),
+  // the runtime keys them apart: the host reference the argument starts from waits for all of A.
+  for (const auto& t : task_roots_)
+    if (task_data_overlap(t.decl, t.path)) exempt_.erase(t.node);
   if (opts_.insert_syncs) plan_syncs();
   std::vector<const CeCall*> calls;
   for (const auto& c : facts_.calls) calls.push_back(&c);
