@@ -6,6 +6,9 @@
 # and their ratios to -seq; stops if an instrumented run prints anything else than -seq.
 #   cmake --build build --target instr_scalar_results instr_scalar_results-seq
 #   bench/scalar_results/run.sh [build dir] [iters: ~100 ms a call]
+# On a machine other processes keep busy, run it as `chrt -r 1 bench/scalar_results/run.sh`:
+# round-robin real-time threads are not slowed by them (nice is, with autogroups), and the
+# kernel's real-time throttling still leaves them 5% of every second.
 set -euo pipefail
 build=${1:-build}
 iters=${2:-25000000}
