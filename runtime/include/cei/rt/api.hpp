@@ -11,6 +11,7 @@
 //    WAW never serialise tasks; the host copy is brought up to date only at a sync.
 //  - Tasks may read host objects in place (an `in` of a variable that no pending task writes),
 //    so a host write (`sync`) and the end of the variable's scope (`Scope`) wait for those readers.
+//    An arithmetic variable is copied at the call instead (ArgKind::Value).
 //  - Data are keyed by address; `root` is the variable the address belongs to (`&v` for `v[i]`,
 //    `&s` for `s.field`), so a host use of `v` syncs every datum under it.
 #pragma once
