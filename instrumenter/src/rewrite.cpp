@@ -4,6 +4,7 @@
 //   T x = ce(a);        -> T x{}; ::cei::rt::Scope __cei_scope_x(x); ::cei::rt::assign(x, ...);
 //   ce(a);              -> ::cei::rt::call<R>(CE, ARGS);
 //   f(g(a)) (f, g CEs)  -> g's Pending goes straight into f's task
+//   f(x) (in, x a variable of exactly the parameter's type) -> in<P>(x), unsynced
 //   anything else       -> ::cei::rt::call<R>(CE, ARGS).get()   (waits right there)
 // and every other use of a variable that tasks touch goes through sync / sync_read.
 #include <cei/instrument/registry_gen.hpp>
@@ -292,6 +293,12 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
                                   "by reference or call the CE outside the lambda");
     return {};
   }
+  // A variable of exactly an arithmetic parameter's type goes by its address, unsynced: the task
+  // takes its pending value if a task writes it, else a copy made at the call (api.hpp's
+  // ArgKind::Value). An element or member is not its root's whole datum: that one is synced.
+  if (!tracked_dir && same && param->isArithmeticType() && inner->isGLValue() &&
+      r.kind == Root::Known && r.whole)
+    exempt_.insert(r.node);
   std::string value = text(arg->getSourceRange()), root;
   if (in_place && r.kind != Root::Known) {
     // An `in` the task would read in place, where later host writes would not wait for it: the

@@ -80,6 +80,19 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
         else
           s.type->destroy(s.address);
         break;
+      case detail::ArgKind::Value: {
+        // Looked up, never added: a variable no task wrote has no datum, and needs none.
+        auto it = by_address_.find(s.address);
+        if (it != by_address_.end() && it->second.latest) {
+          a.in = it->second.latest;
+        } else {
+          void* copy = s.type->create();
+          s.type->copy(copy, s.address);
+          a.in =
+              VersionImpl::ready(*s.type, fresh_datum_id(), 0, copy, VersionImpl::Storage::Owned);
+        }
+        break;
+      }
       case detail::ArgKind::Pending: {
         auto* v = impl(s.version);
         a.in = v->shared_from_this();

@@ -51,6 +51,27 @@ TEST(Api, ResultAssignedAndChained) {
   EXPECT_EQ(d, (Vec{1, 9, 17}));
 }
 
+TEST(Api, ScalarVariableFeedsTasksItsPendingValue) {
+  int r = 0;
+  rt::Scope scope(r);
+  rt::assign(r, rt::call<int>(add, rt::in<int>(1), rt::in<int>(2)));
+  // The task takes r's pending value, not the host's stale 0, and the host waits for nothing.
+  int q = rt::call<int>(add, rt::in<int>(r), rt::in<int>(10));
+  EXPECT_EQ(q, 13);
+  EXPECT_EQ(r, 0);  // the host copy is brought up to date only at a sync
+  EXPECT_EQ(rt::sync_read(r), 3);
+}
+
+TEST(Api, ScalarVariableNoTaskWritesIsCopiedAtTheCall) {
+  // Never read in place: the program changes it right away (a loop counter) without a wait.
+  std::int64_t k = 1;
+  Vec a;
+  rt::call<void>(slow_write, rt::out<Vec>(a), rt::in<std::int64_t>(7));
+  rt::call<void>(scale_add, rt::inout<Vec>(a), rt::in<Vec>(Vec{0}), rt::in<std::int64_t>(k));
+  k = 100;  // while scale_add still waits for slow_write
+  EXPECT_EQ(rt::sync(a), (Vec{22, 22, 22, 22}));
+}
+
 TEST(Api, WriteAfterReadIsRenamed) {
   Vec a{1, 2, 3}, b;
   rt::call<void>(derive, rt::in<Vec>(a), rt::out<Vec>(b), rt::in<std::int64_t>(0));  // reads a

@@ -20,6 +20,10 @@ struct [[cei::interface]] OpsCEI {
   static long checked_div(long a, long b);
   [[cei::method(declaring_class = "ops")]]
   static long busy(long x, long ms);
+  [[cei::method(declaring_class = "ops")]]
+  static double work(long seed, long iters);
+  [[cei::method(declaring_class = "ops")]]
+  static void accumulate([[cei::inout]] double& acc, double x);
   [[cei::method(declaring_class = "sort_a")]]
   [[cei::method(declaring_class = "sort_b")]]
   static Vec sort([[cei::in]] const Vec& v);

@@ -52,6 +52,15 @@ long busy(long x, long ms) {
   --running;
   return x;
 }
+double work(long seed, long iters) {
+  double x = 0.5 + 0.4 / static_cast<double>(seed + 2);
+  for (long k = 0; k < iters; ++k) x = 3.99 * x * (1.0 - x);
+  return x;
+}
+void accumulate(double& acc, double x) {
+  pause(1);
+  acc = acc / 2 + x;
+}
 long peak_concurrency() { return peak.load(); }
 void reset_peak() { peak = 0; }
 }  // namespace ops

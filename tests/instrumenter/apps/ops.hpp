@@ -15,6 +15,10 @@ void scale(Vec& v, long k);
 long checked_div(long a, long b);  // throws std::domain_error when b == 0
 // Holds a CPU worker for `ms` milliseconds and returns x; counts how many run at once.
 long busy(long x, long ms);
+// CPU-bound, no sleep: `iters` steps of a chaotic recurrence seeded by `seed`, so the result
+// depends on every step and the loop cannot be dropped.
+double work(long seed, long iters);
+void accumulate(double& acc, double x);  // acc = acc / 2 + x: the order of the calls matters
 long peak_concurrency();
 void reset_peak();
 }  // namespace ops

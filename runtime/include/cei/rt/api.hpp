@@ -11,6 +11,7 @@
 //    WAW never serialise tasks; the host copy is brought up to date only at a sync.
 //  - Tasks may read host objects in place (an `in` of a variable that no pending task writes),
 //    so a host write (`sync`) and the end of the variable's scope (`Scope`) wait for those readers.
+//    An arithmetic variable is copied at the call instead (ArgKind::Value).
 //  - Data are keyed by address; `root` is the variable the address belongs to (`&v` for `v[i]`,
 //    `&s` for `s.field`), so a host use of `v` syncs every datum under it.
 #pragma once
@@ -31,14 +32,17 @@ namespace detail {
 void retain(Version* v) noexcept;
 void release(Version* v) noexcept;
 
-enum class ArgKind : std::uint8_t { Tracked, Captured, Pending };
+// Value: an arithmetic variable passed `in`. The task reads its pending task output when a task
+// writes it (a dependency, no host wait), else a copy of the host value taken at the call: never
+// the host object in place, so host writes to loop counters and the like never wait for readers.
+enum class ArgKind : std::uint8_t { Tracked, Captured, Pending, Value };
 
 // One argument of a task as the instrumented call site describes it.
 struct ArgSpec {
   ArgKind kind;
   Dir dir;
   const TypeOps* type;
-  void* address;     // Tracked: the host object; Captured: a heap object the runtime now owns
+  void* address;     // Tracked, Value: the host object; Captured: a heap object the runtime owns
   const void* root;  // Tracked: the variable the address belongs to
   Version* version;  // Pending: a task output (reference transferred to the runtime)
 };
@@ -91,10 +95,12 @@ ArgSpec make_arg(Dir dir, T&& x, const void* root) {
   using D = std::remove_cvref_t<T>;
   if constexpr (std::is_same_v<D, Pending<P>>) {
     return {ArgKind::Pending, dir, &type_ops<P>(), nullptr, nullptr, x.release()};
-  } else if constexpr (std::is_lvalue_reference_v<T> && std::is_same_v<D, P> &&
-                       !std::is_arithmetic_v<P>) {
+  } else if constexpr (std::is_lvalue_reference_v<T> && std::is_same_v<D, P>) {
     void* a = const_cast<void*>(static_cast<const void*>(&x));
-    return {ArgKind::Tracked, dir, &type_ops<P>(), a, root ? root : a, nullptr};
+    if constexpr (std::is_arithmetic_v<P>)
+      return {ArgKind::Value, dir, &type_ops<P>(), a, nullptr, nullptr};
+    else
+      return {ArgKind::Tracked, dir, &type_ops<P>(), a, root ? root : a, nullptr};
   } else {
     return {ArgKind::Captured, dir, &type_ops<P>(), new P(std::forward<T>(x)), nullptr, nullptr};
   }
