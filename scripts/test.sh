@@ -2,7 +2,8 @@
 # The whole test suite: set-up, build, ctest. Heavy benchmarks are not part of it (bench/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh "$@"
+# Warnings are errors here (CEI_WERROR is off by default, for users' and packagers' compilers).
+bash scripts/build.sh -DCEI_WERROR=ON "$@"
 build="${CEI_BUILD_DIR:-build}"
 status=0
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --timeout 600 || status=$?
