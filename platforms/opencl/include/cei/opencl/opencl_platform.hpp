@@ -1,4 +1,4 @@
-// One Computing Platform per OpenCL device (the paper's §3.1): kernels run on an out-of-order queue,
+// One Computing Platform per OpenCL device (seed 003 §3.1): kernels run on an out-of-order queue,
 // chained by events; values produced on the device stay there until the host or another platform
 // needs them; naive mode (copy in, run, copy out, per task) is kept for comparison.
 //
