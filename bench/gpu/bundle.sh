@@ -14,12 +14,12 @@ for app in matmul bezier canny digits; do
   PROGRAMS+=("examples/$app/$app" "examples/$app/$app-seq" "bench/suite/handwritten/$app-handcl")
 done
 PROGRAMS+=(bench/overhead/cei-bench-overhead bench/opencl/cei_opencl_bench
-           bench/remote/cei-bench-remote)
+           bench/remote/cei-bench-remote bench/starpu/cei-starpu-matmul)
 
 if [ "${CEI_BUNDLE_NO_BUILD:-0}" != 1 ]; then
   [ -f "$BUILD/build.ninja" ] || bash scripts/build.sh
   known="$(ninja -C "$BUILD" -t targets all 2>/dev/null || true)"  # scripts/build.sh uses Ninja
-  targets=(digits-weights)
+  targets=(digits-weights cltime)
   for p in "${PROGRAMS[@]}"; do
     grep -q "^$(basename "$p"):" <<<"$known" && targets+=("$(basename "$p")")
   done
@@ -36,6 +36,8 @@ for p in "${PROGRAMS[@]}"; do
     echo "bundle: $BUILD/$p is not built; the suite will skip it" >&2
   fi
 done
+# The driver-call timer (bench/opencl/cltime), preloaded by hand when the per-task cost is looked at.
+cp "$BUILD/bench/opencl/cltime/libcltime.so" "$OUT/lib/" 2>/dev/null || true
 cp "$BUILD/examples/digits/digits.weights" "$OUT/build/examples/digits/" 2>/dev/null ||
   echo "bundle: no digits.weights; digits will be skipped" >&2
 
@@ -58,5 +60,5 @@ command -v strip >/dev/null && find "$OUT/build" "$OUT/lib" -type f -perm -u+x -
 
 cp data/china.jpg data/digits.csv.gz "$OUT/data/"
 cp bench/suite/suite.py bench/suite/report.py "$OUT/bench/suite/"
-cp bench/gpu/run.sh "$OUT/run.sh"
+cp bench/gpu/run.sh bench/gpu/headline.sh "$OUT/"
 echo "bundle: $OUT ($(du -sh "$OUT" | cut -f1)); on the GPU machine: bash $OUT/run.sh [OUTDIR] [--quick]"

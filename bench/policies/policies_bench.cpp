@@ -153,6 +153,11 @@ struct Tally final : rt::Observer {
     joules += timing.energy_j;
     sources.insert(timing.energy_source ? timing.energy_source : "none");
   }
+  // A meter's figures come after the tasks, at the latest when drain() returns.
+  void task_energy(std::uint64_t, const rt::Platform&, double j, const char*) override {
+    std::lock_guard g(mu);
+    joules += j;
+  }
   void transfer(const rt::TransferEvent&) override {}
   void run_finished() override {}
   void reset() {

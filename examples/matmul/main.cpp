@@ -1,41 +1,12 @@
 // Blocked integer matrix multiplication C = A B, written as an ordinary sequential program: every
 // C tile is the sum of block products, so an n/b x n/b tiling makes (n/b)^3 multiply tasks and
 // (n/b)^2 (n/b - 1) add tasks. Usage: matmul [N=512] [BLOCK=128]  (N a multiple of BLOCK).
-#include <cstdint>
 #include <cstdio>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "matmul.hpp"
-
-namespace {
-
-// Tiles of a seeded n x n matrix with entries in [-9, 9], tile (i, k) at index i * nb + k.
-std::vector<cei::Matrix<int>> random_tiles(std::size_t n, std::size_t block, unsigned seed) {
-  std::mt19937 rng(seed);  // mt19937's sequence is fixed by the standard: same matrix everywhere
-  const std::size_t nb = n / block;
-  std::vector<cei::Matrix<int>> tiles(nb * nb, cei::Matrix<int>(block, block));
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j)
-      tiles[(i / block) * nb + j / block](i % block, j % block) = static_cast<int>(rng() % 19) - 9;
-  return tiles;
-}
-
-// FNV-1a over C in row-major order, so a misplaced tile changes it as much as a wrong value.
-std::uint64_t checksum(const std::vector<cei::Matrix<int>>& tiles, std::size_t n,
-                       std::size_t block) {
-  const std::size_t nb = n / block;
-  std::uint64_t h = 14695981039346656037ull;
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      h ^= static_cast<std::uint32_t>(tiles[(i / block) * nb + j / block](i % block, j % block));
-      h *= 1099511628211ull;
-    }
-  return h;
-}
-
-}  // namespace
+#include "tiles.hpp"
 
 int main(int argc, char** argv) {
   const std::size_t n = argc > 1 ? std::stoul(argv[1]) : 512;
@@ -45,8 +16,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::size_t nb = n / block;
-  const std::vector<cei::Matrix<int>> A = random_tiles(n, block, 1);
-  const std::vector<cei::Matrix<int>> B = random_tiles(n, block, 2);
+  const std::vector<cei::Matrix<int>> A = matmul::random_tiles(n, block, 1);
+  const std::vector<cei::Matrix<int>> B = matmul::random_tiles(n, block, 2);
 
   std::vector<cei::Matrix<int>> C(nb * nb);
   for (std::size_t i = 0; i < nb; ++i)
@@ -57,6 +28,6 @@ int main(int argc, char** argv) {
     }
 
   std::printf("matmul: n=%zu block=%zu tasks=%zu\n", n, block, nb * nb * (2 * nb - 1));
-  std::printf("checksum %016llx\n", static_cast<unsigned long long>(checksum(C, n, block)));
+  std::printf("checksum %016llx\n", static_cast<unsigned long long>(matmul::checksum(C, n, block)));
   return 0;
 }

@@ -1,8 +1,9 @@
 // The CPU platform's side of the Decision Engine: its registration from the launch config, its
 // forecasts (profiles, queue, power model or measured watts, prices) and the energy of the tasks
-// it ran (RAPL when readable, else the power model).
+// it ran (RAPL when readable, split by its sampler after the task; else the power model).
 #include "cpu_platform.hpp"
 
+#include <cei/rt/decision/energy_report.hpp>
 #include <cei/rt/decision/forecast.hpp>
 #include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/decision/profile_store.hpp>
@@ -88,16 +89,27 @@ Forecast CpuPlatform::forecast(const Task& t) const {
   return compose_forecast(config_, in, store ? store->measured_watts(name_) : std::nullopt);
 }
 
-void CpuPlatform::account_energy(Task::Timing& tm, int sharing) {
-  const Attribution a = attribute_energy(meter_.get(), config_.power, tm.start, tm.end,
-                                         1.0 / static_cast<double>(sharing));
-  tm.energy_j = a.joules;
-  tm.energy_source = to_string(a.source);
-  // Only a meter's figure teaches the forecasts a platform's real power.
-  if (a.source != EnergySource::PowerModel)
-    if (auto* store = dynamic_cast<ProfileStore*>(rt_.profiles()))
-      store->record_energy(name_, std::chrono::duration<double>(tm.end - tm.start).count(),
-                           a.joules);
+void CpuPlatform::account_energy(Task::Timing& tm) const {
+  if (meter_) {
+    tm.energy_j = 0;  // end_run's report brings the figure
+    tm.energy_source = to_string(meter_->source());
+  } else {
+    tm.energy_j = model_energy(config_.power, tm.start, tm.end);
+    tm.energy_source = to_string(EnergySource::PowerModel);
+  }
+}
+
+void CpuPlatform::end_run(MeterSampler::RunId& run, std::uint64_t task, Clock::time_point start,
+                          Clock::time_point end) {
+  if (!run) return;
+  meter_->end(run, start, end, task_energy_report(rt_, *this, task, end - start, meter_->source()));
+  run = 0;
+}
+
+void CpuPlatform::settle_energy() {
+  if (!meter_) return;
+  meter_->settle();
+  report_platform_energy(*this, *meter_, meter_->totals());
 }
 
 }  // namespace cei::rt

@@ -3,6 +3,7 @@
 #include "runtime_core.hpp"
 #include "version_impl.hpp"
 
+#include <cei/rt/decision/energy_report.hpp>
 #include <cei/rt/decision/host_cores.hpp>
 
 #include <algorithm>
@@ -45,6 +46,8 @@ void CpuPlatform::shutdown() {
   queue_.stop();
   for (auto& t : threads_)
     if (t.joinable()) t.join();
+  // Every task ran: a last sample makes every figure final, before the run summary.
+  if (auto meter = std::move(meter_)) report_platform_energy(*this, *meter, meter->finish());
 }
 
 void CpuPlatform::submit(TaskPtr task) {
@@ -155,6 +158,7 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
   const int version = tm.version_index;
   std::fill(fresh, fresh + n, nullptr);
   Clock::time_point start{};
+  MeterSampler::RunId run = 0;
   auto drop_fresh = [&] {
     for (std::size_t i = 0; i < n; ++i)
       if (fresh[i]) args[i].type->destroy(fresh[i]);
@@ -183,21 +187,23 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
     }
     if (observing()) observe_task_started(*t, *this, lane);
     if (timed) rt_.impl().start_timeout(*t, attempt);
-    // Tasks running at once share the metered package (and the forecasts' queue).
-    const int sharing = busy_.fetch_add(1, std::memory_order_relaxed) + 1;
+    busy_.fetch_add(1, std::memory_order_relaxed);  // the forecasts' queue
     struct Done {
       std::atomic<int>& busy;
       ~Done() { busy.fetch_sub(1, std::memory_order_relaxed); }
     } done{busy_};
+    if (meter_) run = meter_->begin();
     start = Clock::now();
     ce.versions[version].invoke(ptrs);
     const auto end = Clock::now();
+    end_run(run, t->id(), start, end);
     if (!t->claim(attempt)) return drop_fresh();  // timed out meanwhile: a late result
     tm.start = start;
     tm.end = end;
-    account_energy(tm, sharing);
+    account_energy(tm);
   } catch (...) {
     const auto end = Clock::now();
+    end_run(run, t->id(), start, end);  // the CE threw: it ran until now
     drop_fresh();
     if (!t->claim(attempt)) return;
     tm.start = start == Clock::time_point{} ? end : start;

@@ -1,7 +1,8 @@
 // The CPU Computing Platform: worker threads running the CEs' native versions on host data.
 // Created at runtime start for every `cpu` platform of the launch config (embedded default: `cpu`
 // on every core; CEI_CPU_CORES limits it). Its forecasts and energy figures come from the
-// Decision Engine (cpu_forecast.cpp).
+// Decision Engine (cpu_forecast.cpp): a meter's figures (RAPL) reach the observers after the
+// task, from the sampler's thread; the workers only record when each task ran.
 //
 //   PlatformConfig cfg = launch_config().platform_or_default("cpu", PlatformType::Cpu);
 //   rt.add_platform(std::make_unique<cei::rt::CpuPlatform>(rt, cfg));
@@ -34,6 +35,7 @@ class CpuPlatform final : public Platform {
   void submit(TaskPtr t) override;
   std::size_t workers() const override { return threads_.size(); }
   void shutdown() override;
+  void settle_energy() override;
   // Core-seconds of the tasks queued or running here, each taken to last as long as t would.
   double backlog_core_s(const Task& t) const;
 
@@ -46,13 +48,19 @@ class CpuPlatform final : public Platform {
   int choose_version(Task& t);
   Prediction predict_exec(const Task& t, double input_bytes) const;  // of the fastest version
   double ahead() const;                                              // tasks queued or running
-  // Energy of a task that just ran, `sharing` the metered package with that many tasks.
-  void account_energy(Task::Timing& tm, int sharing);
+  // The Timing's energy of a task that just ran: the power model's figure, or none yet when the
+  // meter reports it later (end_run).
+  void account_energy(Task::Timing& tm) const;
+  // The meter's run of a CE that ran over [start, end] for `task` (whether or not its attempt
+  // still counts: the package spent the energy): the sampler splits its energy later and
+  // reports it. Clears `run`; nothing without a meter.
+  void end_run(MeterSampler::RunId& run, std::uint64_t task, Clock::time_point start,
+               Clock::time_point end);
 
   Runtime& rt_;
   std::string name_;
   PlatformConfig config_;
-  std::unique_ptr<MeterSampler> meter_;  // RAPL when readable
+  std::unique_ptr<MeterSampler> meter_;  // RAPL when readable; until shutdown
   std::atomic<int> busy_{0};             // workers running a task now
   ReadyQueue queue_;
   std::vector<std::thread> threads_;

@@ -92,6 +92,14 @@ void observe_transfer(const TransferEvent& e) {
   for_observers([&](Observer& o) { o.transfer(e); });
 }
 
+void observe_task_energy(std::uint64_t task, const Platform& p, double joules, const char* source) {
+  for_observers([&](Observer& o) { o.task_energy(task, p, joules, source); });
+}
+
+void observe_platform_energy(const Platform& p, const PlatformEnergy& e) {
+  for_observers([&](Observer& o) { o.platform_energy(p, e); });
+}
+
 bool register_policy_factory(PolicyFactory f) {
   auto& fs = factories();
   std::lock_guard g(fs.mu);
@@ -433,6 +441,7 @@ std::size_t Runtime::pooled_bytes() const {
 
 void Runtime::drain() {
   impl_->wait_in_flight(0);
+  for (Platform* p : impl_->platforms) p->settle_energy();
 }
 
 void Runtime::platform_failed(Platform& p) {

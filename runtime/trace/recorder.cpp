@@ -118,6 +118,14 @@ void Recorder::transfer(const TransferEvent& e) {
                    describe(*e.platform)});
 }
 
+void Recorder::task_energy(std::uint64_t task, const Platform&, double joules, const char* source) {
+  push(Measured{task, joules, source});
+}
+
+void Recorder::platform_energy(const Platform& p, const PlatformEnergy& e) {
+  push(MeterRecord{p.name(), e.source, e.tasks_j, e.idle_j, e.pending_j, e.total_j, e.seconds});
+}
+
 RunRecord Recorder::snapshot() const {
   std::vector<const Sequenced*> events;
   std::vector<std::unique_lock<std::mutex>> locks;
@@ -134,6 +142,8 @@ RunRecord Recorder::snapshot() const {
     if (!run.find_platform(p.name)) run.platforms.push_back(p);
   };
   std::map<std::uint64_t, TaskRecord> tasks;
+  // A meter's figure may come before the task's finish (which carries its Timing): added after.
+  std::map<std::uint64_t, Measured> measured;
   for (const Sequenced* e : events) {
     if (auto* s = std::get_if<Submitted>(&e->event)) {
       for (const auto& p : s->candidates) see_platform(p);
@@ -169,7 +179,23 @@ RunRecord Recorder::snapshot() const {
     } else if (auto* x = std::get_if<Transferred>(&e->event)) {
       see_platform(x->platform);
       run.transfers.push_back(x->transfer);
+    } else if (auto* m = std::get_if<Measured>(&e->event)) {
+      auto [it, fresh] = measured.try_emplace(m->task, *m);
+      if (!fresh) it->second.joules += m->joules;  // each run of the task spent its own
+    } else if (auto* a = std::get_if<MeterRecord>(&e->event)) {
+      auto it = std::find_if(run.meters.begin(), run.meters.end(),
+                             [&](const MeterRecord& r) { return r.platform == a->platform; });
+      if (it == run.meters.end())
+        run.meters.push_back(*a);
+      else
+        *it = *a;  // the later account covers the earlier one
     }
+  }
+  for (const auto& [id, m] : measured) {
+    auto it = tasks.find(id);
+    if (it == tasks.end()) continue;
+    it->second.timing.energy_j += m.joules;
+    if (!it->second.timing.energy_source) it->second.timing.energy_source = m.source;
   }
   run.tasks.reserve(tasks.size());
   for (auto& [id, r] : tasks) run.tasks.push_back(std::move(r));

@@ -39,7 +39,8 @@ Summary summarize(const RunRecord& run) {
     // Once the task ran on another platform than the one chosen, the forecast says nothing.
     const bool chosen_ran = chosen && t.forecasts[t.chosen].platform == t.platform;
     std::string source;
-    if (t.timing.energy_j > 0) {
+    // A platform that names the source reported the figure, even 0 J.
+    if (t.timing.energy_source || t.timing.energy_j > 0) {
       r.energy_j += t.timing.energy_j;
       source = t.timing.energy_source ? t.timing.energy_source : "measured";
     } else if (chosen_ran) {
@@ -55,15 +56,86 @@ Summary summarize(const RunRecord& run) {
     r.bytes_moved += reported > 0 ? reported : it != transferred.end() ? it->second : 0;
     if (!t.policy.empty()) s.policy = t.policy;
   }
+  std::map<std::string, PlatformEnergyRow> energy;
   for (auto& [key, row] : rows) {
-    // A char, not "-": GCC 12 at -O3 reports a one-character literal's assignment as an
-    // overlapping memcpy (-Wrestrict, a false positive).
+    if (row.platform != "-") {
+      PlatformEnergyRow& e = energy[row.platform];
+      e.platform = row.platform;
+      e.tasks_j += row.energy_j;
+      if (!row.energy_source.empty())
+        e.energy_source = e.energy_source.empty() || e.energy_source == row.energy_source
+                              ? row.energy_source
+                              : "mixed";
+    }
+    // A char, not "-" (also below): GCC 12 at -O3 reports a one-character literal's assignment
+    // as an overlapping memcpy (-Wrestrict, a false positive).
     if (row.energy_source.empty()) row.energy_source = '-';
     s.rows.push_back(std::move(row));
+  }
+  // A meter's account is the platform's whole energy: its tasks' share and the idle rest.
+  for (const MeterRecord& m : run.meters) {
+    PlatformEnergyRow& e = energy[m.platform];
+    e.platform = m.platform;
+    e.tasks_j = m.tasks_j;
+    e.metered = true;
+    e.idle_j = m.idle_j;
+    e.meter_j = m.total_j;
+    e.energy_source = m.source;
+  }
+  for (auto& [name, e] : energy) {
+    if (e.energy_source.empty()) e.energy_source = '-';
+    s.energy.push_back(std::move(e));
   }
   s.makespan_s = run.makespan_s();
   return s;
 }
+
+namespace {
+
+// Columns as wide as their widest cell; names and sources (the columns in `text`) left-aligned,
+// numbers right-aligned so their digits line up.
+struct Layout {
+  std::vector<std::size_t> width, text;
+
+  Layout(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& cells,
+         std::vector<std::size_t> text_columns)
+      : width(head.size()), text(std::move(text_columns)) {
+    for (std::size_t c = 0; c < head.size(); ++c) {
+      width[c] = head[c].size();
+      for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
+    }
+  }
+  std::string line(const std::vector<std::string>& row) const {
+    std::string l;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c) l += "  ";
+      const bool left = std::find(text.begin(), text.end(), c) != text.end();
+      l += left ? fmt::format("{:<{}}", row[c], width[c]) : fmt::format("{:>{}}", row[c], width[c]);
+    }
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    return l + "\n";
+  }
+  std::string rule() const {
+    std::size_t n = 0;
+    for (std::size_t w : width) n += w + 2;
+    return std::string(n - 2, '-') + "\n";
+  }
+};
+
+std::string format_energy(const std::vector<PlatformEnergyRow>& rows) {
+  const std::vector<std::string> head = {"platform", "tasks J", "idle J", "meter J", "energy from"};
+  std::vector<std::vector<std::string>> cells;
+  for (const PlatformEnergyRow& e : rows)
+    cells.push_back({e.platform, fmt::format("{:.3f}", e.tasks_j),
+                     e.metered ? fmt::format("{:.3f}", e.idle_j) : "-",
+                     e.metered ? fmt::format("{:.3f}", e.meter_j) : "-", e.energy_source});
+  const Layout layout(head, cells, {0, 4});
+  std::string out = layout.line(head) + layout.rule();
+  for (const auto& row : cells) out += layout.line(row);
+  return out;
+}
+
+}  // namespace
 
 std::string format_summary(const Summary& s) {
   const std::vector<std::string> head = {"CE",       "platform",    "tasks", "failed", "busy ms",
@@ -92,32 +164,13 @@ std::string format_summary(const Summary& s) {
   }
   cells.push_back(cells_of(total));
 
-  std::vector<std::size_t> width(head.size());
-  for (std::size_t c = 0; c < head.size(); ++c) {
-    width[c] = head[c].size();
-    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
-  }
-  // Names and sources read left-aligned; numbers right-aligned so their digits line up.
-  auto is_text = [](std::size_t c) { return c == 0 || c == 1 || c == 6; };
-  auto line = [&](const std::vector<std::string>& row) {
-    std::string l;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (c) l += "  ";
-      l += is_text(c) ? fmt::format("{:<{}}", row[c], width[c])
-                      : fmt::format("{:>{}}", row[c], width[c]);
-    }
-    while (!l.empty() && l.back() == ' ') l.pop_back();
-    return l + "\n";
-  };
+  const Layout layout(head, cells, {0, 1, 6});
   std::string out = fmt::format("cei: run summary — policy {}, makespan {:.3f} s\n",
                                 s.policy.empty() ? "-" : s.policy, s.makespan_s);
-  out += line(head);
-  std::size_t rule = 0;
-  for (std::size_t w : width) rule += w + 2;
-  out += std::string(rule - 2, '-') + "\n";
-  for (std::size_t i = 0; i + 1 < cells.size(); ++i) out += line(cells[i]);
-  out += std::string(rule - 2, '-') + "\n";
-  out += line(cells.back());
+  out += layout.line(head) + layout.rule();
+  for (std::size_t i = 0; i + 1 < cells.size(); ++i) out += layout.line(cells[i]);
+  out += layout.rule() + layout.line(cells.back());
+  if (!s.energy.empty()) out += "\n" + format_energy(s.energy);
   return out;
 }
 

@@ -87,7 +87,9 @@ TEST(RunSummary, PrintsAnAlignedTable) {
   std::istringstream in(text);
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);
-  ASSERT_EQ(lines.size(), 1 + 1 + 1 + 3 + 1 + 1u);  // title, head, rule, rows, rule, total
+  // title, head, rule, rows, rule, total; a blank line, then the energy per platform: head, rule,
+  // cpu and opencl0.
+  ASSERT_EQ(lines.size(), 1 + 1 + 1 + 3 + 1 + 1u + 1 + 1 + 1 + 2);
   EXPECT_NE(lines[0].find("makespan 0.060 s"), std::string::npos);
   EXPECT_NE(lines[0].find("dynperf"), std::string::npos);
   // Right-aligned numbers: every row's "tasks" column ends where the header's does.
@@ -99,6 +101,60 @@ TEST(RunSummary, PrintsAnAlignedTable) {
   }
   EXPECT_EQ(lines[7].rfind("total", 0), 0u);
   EXPECT_NE(lines[7].find(" 4 "), std::string::npos);
+  EXPECT_EQ(lines[8], "");
+  EXPECT_EQ(lines[9].rfind("platform  tasks J  idle J  meter J  energy from", 0), 0u) << lines[9];
+  // No meter: the tasks' figures, and no idle or meter total to show.
+  EXPECT_EQ(lines[11], "cpu         2.500       -        -  mixed") << lines[11];
+  EXPECT_EQ(lines[12], "opencl0     2.000       -        -  default") << lines[12];
+}
+
+// A meter's figures come after the task finished (and may come before its finish is recorded);
+// each run of a task adds its own. The platform's account shows the idle energy apart.
+TEST(RunSummary, MeteredEnergyArrivesLateAndIdleEnergyIsShownApart) {
+  test::FixedPlatform cpu{"cpu", "cpu", 2}, gpu{"opencl0", "opencl", 1};
+  test::FixedTask t(1, test::kInit, {}), m(2, test::kInit, {});
+  t.timing().energy_source = "rapl";  // metered: no figure in the Timing
+  m.timing().energy_j = 0.4;
+  m.timing().energy_source = "model";
+  Recorder rec;
+  const Candidate on_cpu[] = {{&cpu, test::forecast(1, 9.0, 0, Source::Default)}};
+  const Candidate on_gpu[] = {{&gpu, test::forecast(1, 9.0, 0, Source::Default)}};
+  rec.task_submitted(t, {}, on_cpu, 0, "dynen");
+  rec.task_submitted(m, {}, on_gpu, 0, "dynen");
+  rec.task_started(t, cpu, 0);
+  rec.task_energy(1, cpu, 0.25, "rapl");  // from the sampler's thread, before the finish
+  rec.task_finished(t, cpu, 0, false);
+  rec.task_energy(1, cpu, 0.5, "rapl");  // a second run of the task
+  rec.task_started(m, gpu, 0);
+  rec.task_finished(m, gpu, 0, false);
+  rec.platform_energy(cpu, {.tasks_j = 0.5, .idle_j = 1, .total_j = 1.5, .source = "rapl"});
+  rec.platform_energy(cpu, {.tasks_j = 0.75, .idle_j = 2.25, .total_j = 3, .source = "rapl"});
+  const RunRecord run = rec.snapshot();
+  ASSERT_NE(run.find_task(1), nullptr);
+  EXPECT_NEAR(run.find_task(1)->timing.energy_j, 0.75, 1e-12);  // what the trace shows too
+  ASSERT_EQ(run.meters.size(), 1u);
+  EXPECT_EQ(run.meters[0].platform, "cpu");
+  EXPECT_NEAR(run.meters[0].total_j, 3, 1e-12);  // the later account replaced the earlier
+
+  const Summary s = summarize(run);
+  EXPECT_NEAR(row(s, "MatmulCEI::init", "cpu").energy_j, 0.75, 1e-12);  // not the forecast's 9
+  EXPECT_EQ(row(s, "MatmulCEI::init", "cpu").energy_source, "rapl");
+  ASSERT_EQ(s.energy.size(), 2u);
+  const PlatformEnergyRow& c = s.energy[0];
+  EXPECT_EQ(c.platform, "cpu");
+  EXPECT_TRUE(c.metered);
+  EXPECT_NEAR(c.tasks_j, 0.75, 1e-12);
+  EXPECT_NEAR(c.idle_j, 2.25, 1e-12);
+  EXPECT_NEAR(c.meter_j, 3, 1e-12);
+  EXPECT_EQ(c.energy_source, "rapl");
+  const PlatformEnergyRow& g = s.energy[1];
+  EXPECT_EQ(g.platform, "opencl0");
+  EXPECT_FALSE(g.metered);
+  EXPECT_NEAR(g.tasks_j, 0.4, 1e-12);
+  EXPECT_EQ(g.energy_source, "model");
+  const std::string text = format_summary(s);
+  EXPECT_NE(text.find("cpu         0.750   2.250    3.000  rapl\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("opencl0     0.400       -        -  model\n"), std::string::npos) << text;
 }
 
 }  // namespace

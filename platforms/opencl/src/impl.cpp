@@ -422,6 +422,7 @@ void OpenCLPlatform::Impl::free_slot(Running& r) {
 }
 
 void OpenCLPlatform::Impl::fail(const std::shared_ptr<Running>& r, std::exception_ptr e) {
+  if (hooks.abandoned) hooks.abandoned(*r->task);
   free_slot(*r);
   unpin(*r);
   r->task->finish(e);

@@ -269,6 +269,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
           std::vector<std::weak_ptr<Outcome>>{});
       sources.push_back(r->fault);
     }
+    if (hooks.started) hooks.started(task);  // before the kernel can start
     cl_event kev = nullptr;
     check(clEnqueueNDRangeKernel(kq, k, static_cast<cl_uint>(g.size()),
                                  o.empty() ? nullptr : o.data(), g.data(),

@@ -140,6 +140,11 @@ void OpenCLPlatform::shutdown() {
   }
   for (auto& q : impl_->queues) clFinish(q.get());
   impl_->settle_callbacks();
+  if (impl_->hooks.settle_energy) impl_->hooks.settle_energy(true);
+}
+
+void OpenCLPlatform::settle_energy() {
+  if (impl_ && impl_->hooks.settle_energy) impl_->hooks.settle_energy(false);
 }
 
 Stats OpenCLPlatform::stats() const {

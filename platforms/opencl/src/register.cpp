@@ -6,6 +6,7 @@
 #include <cei/opencl/opencl_platform.hpp>
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/energy.hpp>
+#include <cei/rt/decision/energy_report.hpp>
 #include <cei/rt/decision/forecast.hpp>
 #include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/decision/profile_store.hpp>
@@ -14,7 +15,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 namespace cei::opencl {
 namespace {
@@ -31,9 +35,9 @@ unsigned nvml_index(const DeviceInfo& device) {
 
 void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg) {
   if (cfg.host_cores < 0) cfg.host_cores = static_cast<int>(p.host_cores());
-  std::shared_ptr<rt::MeterSampler> meter;
-  if (p.device().vendor.find("NVIDIA") != std::string::npos)
-    meter = rt::MeterSampler::open_for(cfg, nvml_index(p.device()));
+  const bool nvidia = p.device().vendor.find("NVIDIA") != std::string::npos;
+  std::shared_ptr<rt::MeterSampler> meter = rt::MeterSampler::open_for(
+      cfg, nvidia ? std::optional(nvml_index(p.device())) : std::nullopt);
   auto config = std::make_shared<const rt::PlatformConfig>(std::move(cfg));
   DecisionHooks hooks;
   hooks.forecast = [&rt, &p, config](const rt::Task& t, const Estimate& e) {
@@ -58,17 +62,50 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
     return rt::compose_forecast(*config, in,
                                 store ? store->measured_watts(p.name()) : std::nullopt);
   };
-  hooks.energy = [&rt, &p, config, meter](const rt::Task& t) {
-    auto& timing = const_cast<rt::Task&>(t).timing();
-    const rt::Attribution a =
-        rt::attribute_energy(meter.get(), config->power, timing.start, timing.end);
-    timing.energy_source = rt::to_string(a.source);
-    if (a.source != rt::EnergySource::PowerModel)
-      if (auto* store = dynamic_cast<rt::ProfileStore*>(rt.profiles()))
-        store->record_energy(
-            p.name(), std::chrono::duration<double>(timing.end - timing.start).count(), a.joules);
-    return a.joules;
-  };
+  if (meter) {
+    // A kernel is metered from its enqueue to its end; the sampler's thread splits the energy
+    // and reports it (an NVML read takes milliseconds: never on the completion path).
+    struct Runs {
+      std::mutex mu;
+      std::unordered_map<const rt::Task*, rt::MeterSampler::RunId> ids;  // kernels in flight
+      rt::MeterSampler::RunId take(const rt::Task& t) {
+        std::lock_guard g(mu);
+        auto it = ids.find(&t);
+        if (it == ids.end()) return 0;
+        const auto id = it->second;
+        ids.erase(it);
+        return id;
+      }
+    };
+    auto runs = std::make_shared<Runs>();
+    hooks.started = [meter, runs](const rt::Task& t) {
+      const auto id = meter->begin();
+      std::lock_guard g(runs->mu);
+      runs->ids[&t] = id;
+    };
+    hooks.abandoned = [meter, runs](const rt::Task& t) {
+      if (const auto id = runs->take(t)) meter->cancel(id);
+    };
+    hooks.energy = [&rt, &p, meter, runs](const rt::Task& t) {
+      auto& timing = const_cast<rt::Task&>(t).timing();
+      timing.energy_source = rt::to_string(meter->source());
+      if (const auto id = runs->take(t))
+        meter->end(
+            id, timing.start, timing.end,
+            rt::task_energy_report(rt, p, t.id(), timing.end - timing.start, meter->source()));
+      return 0.0;  // the report brings the figure
+    };
+    hooks.settle_energy = [&p, meter](bool stopping) {
+      if (!stopping) meter->settle();
+      rt::report_platform_energy(p, *meter, stopping ? meter->finish() : meter->totals());
+    };
+  } else {
+    hooks.energy = [config](const rt::Task& t) {
+      auto& timing = const_cast<rt::Task&>(t).timing();
+      timing.energy_source = rt::to_string(rt::EnergySource::PowerModel);
+      return rt::model_energy(config->power, timing.start, timing.end);
+    };
+  }
   p.set_decision_hooks(std::move(hooks));
   if (config->host_cores > 0)
     rt::host_cores().join(

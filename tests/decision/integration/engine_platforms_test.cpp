@@ -81,6 +81,11 @@ struct Tally final : rt::Observer {
     ++r.tasks;
     r.joules += const_cast<rt::Task&>(t).timing().energy_j;
   }
+  // A meter's figures come after the tasks, at the latest when drain() returns.
+  void task_energy(std::uint64_t, const rt::Platform& p, double joules, const char*) override {
+    std::lock_guard g(mu);
+    rows[p.name()].joules += joules;
+  }
   void transfer(const rt::TransferEvent&) override {}
   void run_finished() override {}
 

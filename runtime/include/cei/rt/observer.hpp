@@ -30,6 +30,16 @@ struct TransferEvent {
   Clock::time_point start, end;
 };
 
+// A metered platform's account of the run so far: the energy its meter split among the tasks it
+// ran, the energy of the time none ran (idle: the platform's static power, and whatever else ran
+// on the metered domain), what waits for a task still running (0 at shutdown), and the meter's
+// total; tasks_j + idle_j + pending_j == total_j.
+struct PlatformEnergy {
+  double tasks_j = 0, idle_j = 0, pending_j = 0, total_j = 0;
+  double seconds = 0;       // the span the meter covered
+  const char* source = "";  // "rapl", "nvml"
+};
+
 class Observer {
  public:
   virtual ~Observer() = default;
@@ -40,6 +50,14 @@ class Observer {
   virtual void task_started(const Task& t, const Platform& p, int lane) = 0;
   virtual void task_finished(const Task& t, const Platform& p, int lane, bool failed) = 0;
   virtual void transfer(const TransferEvent& e) = 0;
+  // Measured energy comes after the task finished, once the meter's samples cover its end:
+  // joules to add to what its Timing said (energy_j, 0 for a metered task), from the meter
+  // `source`. Once per run of the task, from any thread, before or after task_finished.
+  virtual void task_energy(std::uint64_t /*task*/, const Platform& /*p*/, double /*joules*/,
+                           const char* /*source*/) {}
+  // A metered platform's account, when Runtime::drain returns and at shutdown (before
+  // run_finished); each one replaces the platform's previous one.
+  virtual void platform_energy(const Platform& /*p*/, const PlatformEnergy& /*e*/) {}
   virtual void run_finished() = 0;  // the runtime drained at exit: write files, print summaries
 };
 

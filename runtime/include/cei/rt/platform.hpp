@@ -112,8 +112,10 @@ class Task {
     Clock::time_point start{}, end{};
     double transfer_in_s = 0, transfer_out_s = 0;
     std::size_t bytes_in = 0, bytes_out = 0;
+    // The power model's figure; 0 for a metered task, whose figure comes later through
+    // Observer::task_energy (a meter covers a task only once it samples past its end).
     double energy_j = 0;
-    // Where energy_j came from: "rapl", "nvml" (meters) or "model" (the power model); null when
+    // Where the energy came from: "rapl", "nvml" (meters) or "model" (the power model); null when
     // the platform did not say.
     const char* energy_source = nullptr;
     int version_index = -1;  // which native version ran (-1: OpenCL)
@@ -132,6 +134,9 @@ class Platform {
   virtual void submit(TaskPtr t) = 0;       // never blocks on the task's inputs or its execution
   virtual std::size_t workers() const = 0;  // concurrent tasks it can run
   virtual void shutdown() = 0;              // finish submitted work, stop threads
+  // Nothing is in flight (Runtime::drain): report the energy of the tasks that ran here that a
+  // meter has yet to report (observe_task_energy, observe_platform_energy). May read a meter.
+  virtual void settle_energy() {}
 };
 
 }  // namespace cei::rt

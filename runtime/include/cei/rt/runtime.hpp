@@ -43,6 +43,8 @@ bool observing() noexcept;
 // lane: the worker thread or device queue within the platform.
 void observe_task_started(Task& t, const Platform& p, int lane);
 void observe_transfer(const TransferEvent& e);
+void observe_task_energy(std::uint64_t task, const Platform& p, double joules, const char* source);
+void observe_platform_energy(const Platform& p, const PlatformEnergy& e);
 
 class Runtime {
  public:
@@ -66,7 +68,8 @@ class Runtime {
   // Heap held in the runtime's pools of task and version blocks (in use or free for reuse): it
   // follows the peak number of tasks in flight, not the number of tasks run.
   std::size_t pooled_bytes() const;
-  // Waits for every task submitted so far (no host copies); called at exit.
+  // Waits for every task submitted so far (no host copies), then for the platforms' late reports
+  // of their energy (Platform::settle_energy); called at exit.
   void drain();
 
   // A platform reports that it is gone (device lost, node unreachable): it gets no more tasks,

@@ -72,8 +72,17 @@ struct Estimate {
 // tasks carry no energy.
 struct DecisionHooks {
   std::function<rt::Forecast(const rt::Task&, const Estimate&)> forecast;
-  // Joules of a task that just ran here (its Timing filled in).
+  // A task's kernel is about to be enqueued: a meter counts it as running from now until
+  // `energy` or `abandoned`.
+  std::function<void(const rt::Task&)> started;
+  // Joules of a task that just ran here (its Timing filled in); 0 when a meter reports them
+  // later, from its own thread (the completion path never reads a meter).
   std::function<double(const rt::Task&)> energy;
+  // A task that failed without reaching `energy` (maybe after `started`).
+  std::function<void(const rt::Task&)> abandoned;
+  // Nothing is in flight (Runtime::drain; shutdown when `stopping`, for the last time): report
+  // what a meter has yet to.
+  std::function<void(bool stopping)> settle_energy;
 };
 
 class OpenCLPlatform : public rt::Platform {
@@ -89,6 +98,7 @@ class OpenCLPlatform : public rt::Platform {
   void submit(rt::TaskPtr t) override;
   std::size_t workers() const override { return 1; }
   void shutdown() override;
+  void settle_energy() override;
 
   // Before the first forecast or submission.
   void set_decision_hooks(DecisionHooks hooks);

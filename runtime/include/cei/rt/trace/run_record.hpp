@@ -78,11 +78,20 @@ struct PlatformRecord {
   std::size_t workers = 0;
 };
 
+// A metered platform's last account of the run (Observer::platform_energy).
+struct MeterRecord {
+  std::string platform;
+  std::string source;  // "rapl", "nvml"
+  double tasks_j = 0, idle_j = 0, pending_j = 0, total_j = 0, seconds = 0;
+};
+
 struct RunRecord {
   Clock::time_point origin{};             // time zero of the trace
   std::vector<PlatformRecord> platforms;  // in order of first appearance
+  // Each task's Timing carries its measured energy too (Observer::task_energy, added to it).
   std::vector<TaskRecord> tasks;          // by id
   std::vector<TransferRecord> transfers;  // by start
+  std::vector<MeterRecord> meters;        // in order of first report
 
   double seconds(Clock::time_point t) const {
     return std::chrono::duration<double>(t - origin).count();
@@ -109,6 +118,9 @@ class Recorder : public Observer {
   void task_started(const Task& t, const Platform& p, int lane) override;
   void task_finished(const Task& t, const Platform& p, int lane, bool failed) override;
   void transfer(const TransferEvent& e) override;
+  void task_energy(std::uint64_t task, const Platform& p, double joules,
+                   const char* source) override;
+  void platform_energy(const Platform& p, const PlatformEnergy& e) override;
   void run_finished() override;
 
  private:
@@ -136,7 +148,12 @@ class Recorder : public Observer {
     TransferRecord transfer;
     PlatformRecord platform;
   };
-  using Event = std::variant<Submitted, Started, Finished, Transferred>;
+  struct Measured {
+    std::uint64_t task;
+    double joules;
+    const char* source;  // a static string (to_string(EnergySource))
+  };
+  using Event = std::variant<Submitted, Started, Finished, Transferred, Measured, MeterRecord>;
   struct Sequenced {
     std::uint64_t seq;  // merges the shards back into the order events happened
     Event event;

@@ -1,9 +1,13 @@
-// Where the time, energy and money went: one row per CE and platform, and the makespan.
+// Where the time, energy and money went: one row per CE and platform, the makespan, and the
+// energy per platform (of its tasks, idle, and its meter's total).
 //
 //   fmt::print(stderr, "{}", cei::rt::trace::format_summary(recorder.snapshot()));
 //
 //   CE                   platform  tasks  failed  busy ms  energy J  energy from    cost     moved
-//   MatmulCEI::multiply  opencl0       6       0  412.000     9.100  measured     0.0000  12.0 MiB
+//   MatmulCEI::multiply  opencl0       6       0  412.000     9.100  nvml         0.0000  12.0 MiB
+//   ...
+//   platform  tasks J  idle J  meter J  energy from
+//   opencl0     9.100  52.400   61.500  nvml
 #pragma once
 
 #include <cei/rt/trace/run_record.hpp>
@@ -27,8 +31,19 @@ struct SummaryRow {
   std::size_t bytes_moved = 0;
 };
 
+// Per platform: its tasks' energy and, on a metered platform, the meter's idle energy and total
+// for the run (tasks_j + idle_j == meter_j once every report is in).
+struct PlatformEnergyRow {
+  std::string platform;
+  double tasks_j = 0;
+  bool metered = false;
+  double idle_j = 0, meter_j = 0;  // metered only
+  std::string energy_source;       // the meter ("rapl", "nvml"), or as in SummaryRow
+};
+
 struct Summary {
-  std::vector<SummaryRow> rows;  // by CE, then platform
+  std::vector<SummaryRow> rows;           // by CE, then platform
+  std::vector<PlatformEnergyRow> energy;  // by platform
   double makespan_s = 0;
   std::string policy;
 };

@@ -1,0 +1,27 @@
+#include <cei/rt/decision/energy_report.hpp>
+#include <cei/rt/decision/profile_store.hpp>
+
+namespace cei::rt {
+
+MeterSampler::Resolved task_energy_report(Runtime& rt, const Platform& p, std::uint64_t task,
+                                          Clock::duration ran, EnergySource source) {
+  const double seconds = std::chrono::duration<double>(ran).count();
+  return [&rt, &p, task, seconds, source](double joules) {
+    observe_task_energy(task, p, joules, to_string(source));
+    // Only a meter's figure teaches the forecasts a platform's real power.
+    if (auto* store = dynamic_cast<ProfileStore*>(rt.profiles()))
+      store->record_energy(p.name(), seconds, joules);
+  };
+}
+
+void report_platform_energy(const Platform& p, const MeterSampler& sampler,
+                            const EnergyTotals& totals) {
+  observe_platform_energy(p, {.tasks_j = totals.tasks_j,
+                              .idle_j = totals.idle_j,
+                              .pending_j = totals.pending_j,
+                              .total_j = totals.total_j,
+                              .seconds = totals.seconds,
+                              .source = to_string(sampler.source())});
+}
+
+}  // namespace cei::rt
