@@ -1,4 +1,4 @@
-// Naive vs optimized OpenCL platform vs hand-written OpenCL host code (issue 5), on the first
+// Naive vs optimized OpenCL platform vs hand-written OpenCL host code, on the first
 // OpenCL device: a Canny-like 4-stage pipeline over 30 frames of 354x626, a chain of matrix
 // products, and a long chain of tiny kernels that exposes the per-task overhead. Prints a
 // Markdown table; README.md defines every column.

@@ -1,4 +1,4 @@
-// Seed 003 Fig. 10 in spirit: a Bezier surface of 1024x1024 points computed in 1, 4, 16 and 64
+// The paper's Fig. 10 in spirit: a Bezier surface of 1024x1024 points computed in 1, 4, 16 and 64
 // blocks on the CPU platform plus an OpenCL device. For each block count it measures every static
 // split (k blocks on the device and the rest on the CPU, k = 0..blocks) and keeps the fastest, then
 // measures that split again beside DynPerf and DynEn: wall time, energy (attributed per task by

@@ -46,7 +46,7 @@ def table51(res, out):
     apps = res.get("table51", {})
     if not apps:
         return lines
-    lines += ["## Seed 003 §5.1: the six scenarios", "",
+    lines += ["## The paper's §5.1: the six scenarios", "",
               "Times in seconds, median [min–max] of the runs. *tasks*: time during which at least "
               "one task (or, for GPU, one kernel) ran; *overhead*: total − tasks (process start, "
               "reading inputs, OpenCL program builds, the runtime); *transfers*: host↔device copy "
@@ -125,7 +125,7 @@ def policies(res, out):
     rows = res.get("policies", [])
     if not rows:
         return []
-    lines = ["## Seed 003 §5.2: Static, DynPerf and DynEn on CPU cores + OpenCL", "",
+    lines = ["## The paper's §5.2: Static, DynPerf and DynEn on CPU cores + OpenCL", "",
              "Each configuration is *n* CPU cores plus `opencl0`. Static is the best of the "
              "CE→platform maps tried (`[policy.static]` maps a CE, not a share of its tasks, so "
              "the paper's per-block split of the single bezier CE is not expressible: its best "

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The CEI benchmark suite (issue 10): reproduces seed 003's experiments on this machine.
+"""The CEI benchmark suite: reproduces the paper's experiments on this machine.
 
     python3 bench/suite/suite.py --build build --out bench/results/<machine> [--quick] [--runs 5]
 

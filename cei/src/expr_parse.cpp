@@ -1,4 +1,4 @@
-// Recursive-descent parser for DESIGN.md's work-size grammar:
+// Recursive-descent parser for the work-size grammar of docs/language.md:
 //   list  := expr (',' expr)*            (1 to 3 of them)
 //   expr  := term (('+'|'-') term)*
 //   term  := unary (('*'|'/'|'%') unary)*

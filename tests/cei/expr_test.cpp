@@ -1,4 +1,4 @@
-// Work-size expressions: grammar, checker and evaluator (DESIGN.md "The CEI language").
+// Work-size expressions: grammar, checker and evaluator (docs/language.md, "Work-size expressions").
 #include <gtest/gtest.h>
 #include <cei/expr.hpp>
 

@@ -1,4 +1,4 @@
-// Load on one worker node (issue 11): a real node on 127.0.0.1 with a small capacity
+// Load on one worker node: a real node on 127.0.0.1 with a small capacity
 // (--max-tasks 3; --max-data-mb 2, above what the clients hold at once: a task whose output finds
 // the store full fails on the node, which is not what this test is about) and, at once, raw HTTP
 // clients (threads, each with its own data ids) and client runtimes (cei-load-client processes,

@@ -1,4 +1,4 @@
-// Plain, synchronous OpenCL host code for the suite's "GPU" column (seed 003 §5.1): what a
+// Plain, synchronous OpenCL host code for the suite's "GPU" column (the paper's §5.1): what a
 // programmer writes without a runtime. Every call copies its inputs in, runs one kernel and copies
 // the result out, all blocking, on one in-order queue; nothing stays on the device.
 //

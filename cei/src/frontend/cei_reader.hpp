@@ -1,6 +1,6 @@
 // Builds the CE model from a parsed CEI header: finds the [[cei::interface]] structs of the main
-// file, reads their attributes (attr_tokens.hpp) and checks everything DESIGN.md promises to
-// report at build time.
+// file, reads their attributes (attr_tokens.hpp) and checks everything docs/language.md says is
+// reported at build time.
 #pragma once
 
 #include <cei/frontend.hpp>

@@ -1,4 +1,4 @@
-// Maps a clang type to the CE model's Type (DESIGN.md's supported parameter and return types).
+// Maps a clang type to the CE model's Type (docs/language.md, "Types").
 #pragma once
 
 #include <cei/model.hpp>

@@ -291,7 +291,8 @@ bool OpenCLPlatform::Impl::admit(std::size_t need, const std::shared_ptr<Running
     stats.evictions++;
   }
   for (auto& [rep, v] : fetch) {
-    v->ensure_host([impl = shared_from_this(), v](std::exception_ptr) {
+    // `v = v`, not `v`: Clang 14 cannot capture a structured binding (a C++20 addition).
+    v->ensure_host([impl = shared_from_this(), v = v](std::exception_ptr) {
       impl->post([impl, v] {
         v->drop_replica(impl->self);
         {

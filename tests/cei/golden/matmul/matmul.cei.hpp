@@ -1,4 +1,4 @@
-// The DESIGN.md example: one native version and an OpenCL kernel named like the CE.
+// The example of docs/language.md: one native version and an OpenCL kernel named like the CE.
 #pragma once
 #include <cei/cei.hpp>
 #include "matmul.hpp"

@@ -1,0 +1,73 @@
+# A new user's first build: CEI installed into a prefix, the worked example of docs/language.md
+# (app/) configured outside the CEI build with CMake's default generator (or GENERATOR), built,
+# run, and its output compared with its -seq twin's.
+#   cmake -DCEI_BUILD=<CEI build dir> -DSRC=app -DBIN=<scratch dir> [-DGENERATOR=Ninja]
+#         [-DCOMPILER=...] [-DCXX_FLAGS=...] [-DLINKER_FLAGS=...] -P install_app.cmake
+cmake_minimum_required(VERSION 3.25)
+file(REMOVE_RECURSE "${BIN}")
+set(prefix "${BIN}/prefix")
+
+macro(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (exit status ${rc}):\n${out}")
+  endif()
+endmacro()
+
+run("cmake --install ${CEI_BUILD} --prefix ${prefix}"
+    "${CMAKE_COMMAND}" --install "${CEI_BUILD}" --prefix "${prefix}")
+
+# No -G unless GENERATOR is given, and no CMAKE_GENERATOR from the environment: what a user who
+# types the README's command gets (Unix Makefiles on Linux).
+set(generator)
+if(GENERATOR)
+  set(generator -G "${GENERATOR}")
+endif()
+set(options)
+if(COMPILER)
+  list(APPEND options "-DCMAKE_CXX_COMPILER=${COMPILER}")
+endif()
+# A sanitizer build's libraries need the same instrumentation in the program.
+if(CXX_FLAGS)
+  list(APPEND options "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
+endif()
+if(LINKER_FLAGS)
+  list(APPEND options "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
+endif()
+run("configuring ${SRC} against ${prefix}"
+    "${CMAKE_COMMAND}" -E env --unset=CMAKE_GENERATOR
+    "${CMAKE_COMMAND}" -S "${SRC}" -B "${BIN}/build" ${generator} "-DCMAKE_PREFIX_PATH=${prefix}"
+    ${options})
+run("building ${SRC}" "${CMAKE_COMMAND}" --build "${BIN}/build")
+
+# The build must have used the installed CEI, not this build tree.
+file(STRINGS "${BIN}/build/CMakeCache.txt" cei_dir REGEX "^CEI_DIR:")
+string(FIND "${cei_dir}" "${prefix}/" at)
+if(NOT at GREATER -1)
+  message(FATAL_ERROR "the application found CEI elsewhere than in ${prefix}: ${cei_dir}")
+endif()
+
+set(program "${BIN}/build/saxpy")
+foreach(exe "${program}" "${program}-seq" "${program}-worker")
+  if(NOT EXISTS "${exe}")
+    message(FATAL_ERROR "the build did not produce ${exe}")
+  endif()
+endforeach()
+# stdout only: the runtime may log to stderr.
+macro(run_program var)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE ${var} ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${ARGN} failed (exit status ${rc}):\n${${var}}${err}")
+  endif()
+endmacro()
+run_program(seq_out "${program}-seq")
+run_program(inst_out "${CMAKE_COMMAND}" -E env CEI_CPU_CORES=2 "${program}")
+set(want "sum of squares = ")
+string(FIND "${seq_out}" "${want}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${program}-seq printed no '${want}':\n${seq_out}")
+endif()
+if(NOT seq_out STREQUAL inst_out)
+  message(FATAL_ERROR "outputs differ\n--- ${program}-seq\n${seq_out}--- ${program}\n${inst_out}")
+endif()
+message(STATUS "same output:\n${seq_out}")
