@@ -22,8 +22,13 @@ import sys
 REFUSED = {"lambda_copy_ce", "generic_lambda", "loop_header_var", "default_arg"}
 # Forms whose handling is known to be incomplete (issue 16) or that stress aliasing and
 # reallocation; each is enabled in a program with probability RISKY_P.
+# exc_late: a statement between a throwing CE call and the read of its result (the instrumented
+# program runs it, the sequential one does not); exc_type: catching the CE's own exception type
+# (the instrumented program sees a cei::rt::TaskError that nests it).
+# lambda_copy_class: a lambda capturing a task's vector or struct by copy (ceic wraps the capture
+# in sync_read: the program does not compile).
 RISKY = {"at", "accessor_lambda", "user_accessor", "pointer", "ref_local", "alias", "realloc",
-         "exc_late"}
+         "exc_late", "exc_type", "lambda_copy_class"}
 RISKY_P = 0.25
 REFUSED_P = 0.05
 
@@ -370,10 +375,16 @@ class Gen:
             return [f"auto {f} = [&](double k) {{ {body} {body2} s1 = std::fmod(s1 + k, 1009.0); }};",
                     f"{f}({self.k()}.0);"] + self.simple(set()) + [f"{f}({self.dbl_in(set())});"]
         self.forms.add("lambda_copy_read")
-        e = self.r.randrange(6)
-        v = self.r.choice(["a", "b", "c", "pk"])
-        read = f"{v}[{e}]" if v != "pk" else f"pk.v[{e}] + pk.x"
-        return ([f"auto {f} = [{v}, s1]() {{ return {read} + s1; }};"] + self.simple(set()) +
+        if self.on("lambda_copy_class") and self.r.random() < 0.5:
+            self.forms.add("lambda_copy_class")
+            e = self.r.randrange(6)
+            v = self.r.choice(["a", "b", "c", "pk"])
+            read = f"{v}[{e}]" if v != "pk" else f"pk.v[{e}] + pk.x"
+            return ([f"auto {f} = [{v}, s1]() {{ return {read} + s1; }};"] + self.simple(set()) +
+                    [f"chk = std::fmod(chk + {f}(), 1009.0);"])
+        v = self.r.choice(["s1", "s2", "i1"])
+        return ([f"auto {f} = [{v}, s1]() {{ return {v} * 2.0 + s1; }};" if v != "s1" else
+                 f"auto {f} = [s1]() {{ return s1 * 3.0; }};"] + self.simple(set()) +
                 [f"chk = std::fmod(chk + {f}(), 1009.0);"])
 
     def exception_chunk(self):
@@ -384,10 +395,13 @@ class Gen:
         if self.on("exc_late") and self.r.random() < 0.5:
             self.forms.add("exc_late")
             lines += ["  " + l for l in self.ce_call(set())]
-        lines += [f"  chk = std::fmod(chk + {e}, 1009.0);",
-                  "} catch (const std::domain_error& err) {",
-                  '  std::printf("caught %s\\n", err.what());',
-                  "  chk = std::fmod(chk + 1.0, 1009.0);", "}"]
+        lines += [f"  chk = std::fmod(chk + {e}, 1009.0);"]
+        if self.on("exc_type") and self.r.random() < 0.5:
+            self.forms.add("exc_type")
+            lines += ["} catch (const std::domain_error& err) {", '  std::printf("caught %s\\n", err.what());']
+        else:
+            lines += ["} catch (const std::exception&) {", '  std::printf("caught\\n");']
+        lines += ["  chk = std::fmod(chk + 1.0, 1009.0);", "}"]
         return lines
 
     def helper_chunk(self):
