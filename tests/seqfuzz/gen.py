@@ -73,8 +73,8 @@ class Gen:
         self.r = random.Random(seed)
         self.seed = seed
         self.skip = set(skip)
-        self.enabled = {f for f in RISKY if f not in self.skip and self.r.random() < RISKY_P}
-        self.refused = {f for f in REFUSED if f not in self.skip and self.r.random() < REFUSED_P}
+        self.enabled = {f for f in sorted(RISKY) if f not in self.skip and self.r.random() < RISKY_P}
+        self.refused = {f for f in sorted(REFUSED) if f not in self.skip and self.r.random() < REFUSED_P}
         self.n = 0
         self.forms = set()  # forms of the chunk being generated
 

@@ -339,7 +339,7 @@ def main():
     ap.add_argument("--skip-forms", default="", help="forms gen.py must not generate (comma-separated)")
     ap.add_argument("--reduce-builds", type=int, default=40,
                     help="builds spent in all on reducing findings (the first of each class)")
-    ap.add_argument("--cxx-flags", default="-O1", help="CMAKE_CXX_FLAGS of the programs")
+    ap.add_argument("--cxx-flags", default="-O0", help="CMAKE_CXX_FLAGS of the programs")
     ap.add_argument("--linker-flags", default="", help="CMAKE_EXE_LINKER_FLAGS of the programs")
     ap.add_argument("--build-timeout", type=int, default=600)
     ap.add_argument("--run-timeout", type=int, default=120)
