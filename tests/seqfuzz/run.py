@@ -259,12 +259,14 @@ class Fuzzer:
         os.makedirs(self.args.findings, exist_ok=True)
         keep = list(range(len(program.chunks))) if program else None
         klass, forms = ("replay", set())
-        if program:
+        if policy == "-seq":
+            klass = "seq-failed (a generator bug)"
+        elif program:
             keep = self.localize(program, sout, iout)
             klass, forms = self.classify(program, keep)
-            if (self.args.reduce_builds and klass not in self.reduced_classes and self.reduce_left > 0
-                    and policy != "-seq"):
-                self.reduced_classes.add(klass)
+            key = (klass, failure[4])  # a crash and a wrong value of one class differ
+            if self.args.reduce_builds and key not in self.reduced_classes and self.reduce_left > 0:
+                self.reduced_classes.add(key)
                 keep, failure = self.reduce(program, keep, failure)
                 detail = f"reduced: {failure[3]}"
                 klass, forms = self.classify(program, keep)
@@ -338,7 +340,8 @@ def main():
     ap.add_argument("--policies", default=",".join(POLICIES), help="CEI_POLICY values to compare under")
     ap.add_argument("--skip-forms", default="", help="forms gen.py must not generate (comma-separated)")
     ap.add_argument("--reduce-builds", type=int, default=40,
-                    help="builds spent in all on reducing findings (the first of each class)")
+                    help="builds spent in all on reducing findings (the first of each class and "
+                         "signature: the first differing digest item, or how the program ended)")
     ap.add_argument("--cxx-flags", default="-O0", help="CMAKE_CXX_FLAGS of the programs")
     ap.add_argument("--linker-flags", default="", help="CMAKE_EXE_LINKER_FLAGS of the programs")
     ap.add_argument("--build-timeout", type=int, default=600)
@@ -368,7 +371,7 @@ def main():
             program = gen.generate(seed, fz.skip)
             text = program.render()
             forms = sorted(program.enabled)
-            print(f"{label} ({len(program.chunks)} chunks, risky forms: {','.join(forms) or 'none'}): ",
+            print(f"{label} ({len(program.chunks)} chunks, forms drawn: {','.join(forms) or 'none'}): ",
                   end="", flush=True)
         else:
             print(f"{label}: ", end="", flush=True)
