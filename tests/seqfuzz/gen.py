@@ -100,7 +100,8 @@ class Gen:
     # -- values --------------------------------------------------------------------------------
     def dbl_in(self, ctx):
         opts = [(f"{self.k()}.0", None), ("s1", "var"), ("pk.x", "field"),
-                (f"a[{self.r.randrange(6)}]", "elem"), (f"M({self.r.randrange(3)}, {self.r.randrange(4)})", "call_elem"),
+                (f"a[{self.r.randrange(6)}]", "elem"),
+                (f"M({self.r.randrange(3)}, {self.r.randrange(4)})", "call_elem"),
                 ("std::fmod(s2, 7.0)", "temp_arg"), ("fz::vsum(b)", "nested"),
                 (f"fz::icount(c, {self.k()}00.0)", "waited"), (f"sc.at({self.r.randrange(6)})", "at")]
         if "i" in ctx:
@@ -221,7 +222,8 @@ class Gen:
             (f"a[{e}] = {v};", "elem"), (f"pk.x = {v};", "field"), (f"M({i}, {j}) = {v};", "call_elem"),
             (f"rows[{i}][{e}] = {v};", "container"), (f"sc[{e}] = std::fmod(sc[{e}] + 1.0, 1009.0);", "elem"),
             ("for (auto& d : b) d = std::fmod(d + 1.0, 1009.0);", "range_for"),
-            ("c = a;", "var"), ("std::swap(a, b);", "var"), (f"tiles[{self.r.randrange(4)}]({i}, {j}) = {v};", "container"),
+            ("c = a;", "var"), ("std::swap(a, b);", "var"),
+            (f"tiles[{self.r.randrange(4)}]({i}, {j}) = {v};", "container"),
             (f"av({e}) = {v};", "call_elem"), (f"cnt[{self.r.randrange(4)}] += 1;", "elem"),
             ("i1 = (i1 * 3 + 1) % 1000;", "var"), (f"acc.total = {v};", "field"),
             (f"g.row({i})[{e}] = {v};", "user_accessor"), (f"rows.at({i})[{e}] = {v};", "at"),
@@ -240,7 +242,8 @@ class Gen:
         self.forms.add("host_read")
         i, j, e = self.r.randrange(3), self.r.randrange(4), self.r.randrange(6)
         opts = [(f"a[{e}]", "elem"), (f"b[{e}]", "elem"), ("s1", "var"), ("s2", "var"), ("pk.x", "field"),
-                (f"M({i}, {j})", "call_elem"), (f"P({i}, {j})", "call_elem"), (f"rows[{i}][{e}]", "container"),
+                (f"M({i}, {j})", "call_elem"), (f"P({i}, {j})", "call_elem"),
+                (f"rows[{i}][{e}]", "container"),
                 (f"tiles[{self.r.randrange(4)}]({i}, {j})", "container"), (f"sc[{e}]", "elem"),
                 (f"av({e})", "call_elem"), ("static_cast<double>(i1)", "var"), ("acc.total", "field"),
                 (f"accs[{self.r.randrange(2)}].total", "container"), (f"g.row({i})[{e}]", "user_accessor"),
@@ -272,7 +275,7 @@ class Gen:
             lines += self.simple(ctx)
         return ["  " + l for l in lines]
 
-    def chunk(self, depth=0):
+    def chunk(self):
         """One top-level unit: returns (lines, helper or None)."""
         self.forms = set()
         x = self.r.random()
@@ -291,7 +294,8 @@ class Gen:
             return [f"for (auto& {var} : {rng}) {{"] + lines + ["}"], None
         if x < 0.57:
             self.forms.add("branch")
-            cond = self.r.choice([f"a[{self.r.randrange(6)}] > 500.0", "s1 > s2", f"fz::vsum(c) > {self.k()}00.0",
+            cond = self.r.choice([f"a[{self.r.randrange(6)}] > 500.0", "s1 > s2",
+                                  f"fz::vsum(c) > {self.k()}00.0",
                                   f"M(1, 1) < {self.k()}00.0", "i1 % 2 == 0"])
             if "fz::" in cond:
                 self.forms.add("waited")
@@ -319,7 +323,8 @@ class Gen:
         if x < 0.91 and self.on("alias"):
             self.forms.add("alias")
             return [self.r.choice(["fz::maxpy(M, M, 2.0);", "fz::sget(a[0], a, 1);", "fz::vbump(a, a[2]);",
-                                   "rows[0] = fz::vscale(rows[0], 3.0);", "fz::maxpy(tiles[1], tiles[1], s1);",
+                                   "rows[0] = fz::vscale(rows[0], 3.0);",
+                                   "fz::maxpy(tiles[1], tiles[1], s1);",
                                    "fz::sget(sc[2], sc, 4);", "pk.x = fz::vsum(pk.v);"])], None
         if x < 0.95:
             return self.accessor_chunk(), None
@@ -332,11 +337,13 @@ class Gen:
                                   [f"{var}[1] = std::fmod({var}[0] + 1.0, 1009.0);"],
                                   [f"chk = std::fmod(chk + {var}[2], 1009.0);"]])
         if var == "t":
-            return self.r.choice([[f"fz::maxpy(t, M, {self.k()}.0);"], ["chk = std::fmod(chk + fz::mtrace(t), 1009.0);"],
+            return self.r.choice([[f"fz::maxpy(t, M, {self.k()}.0);"],
+                                  ["chk = std::fmod(chk + fz::mtrace(t), 1009.0);"],
                                   ["t(0, 0) = std::fmod(t(0, 0) + 1.0, 1009.0);"]])
         if var == "x":
             self.forms.add("instance")
-            return self.r.choice([[f"x.add({self.k()}.0);"], ["x.absorb(a);"], ["chk = std::fmod(chk + x.total, 1009.0);"]])
+            return self.r.choice([[f"x.add({self.k()}.0);"], ["x.absorb(a);"],
+                                  ["chk = std::fmod(chk + x.total, 1009.0);"]])
         return self.r.choice([["fz::sget(d, b, 3);"], ["d = std::fmod(d * 3.0, 1009.0);"],
                               [f"fz::vbump(b, d);"]])
 
@@ -370,7 +377,7 @@ class Gen:
             return [f"auto {f} = [&](auto k) {{ fz::vbump(b, k); }};", f"{f}(2.0);"]
         if x < 0.65:
             self.forms.add("lambda_ref")
-            body = " ".join(self.simple({"k"} if False else set()))
+            body = " ".join(self.simple(set()))
             body2 = " ".join(self.ce_call(set()))
             return [f"auto {f} = [&](double k) {{ {body} {body2} s1 = std::fmod(s1 + k, 1009.0); }};",
                     f"{f}({self.k()}.0);"] + self.simple(set()) + [f"{f}({self.dbl_in(set())});"]
@@ -398,7 +405,8 @@ class Gen:
         lines += [f"  chk = std::fmod(chk + {e}, 1009.0);"]
         if self.on("exc_type") and self.r.random() < 0.5:
             self.forms.add("exc_type")
-            lines += ["} catch (const std::domain_error& err) {", '  std::printf("caught %s\\n", err.what());']
+            lines += ["} catch (const std::domain_error& err) {",
+                      '  std::printf("caught %s\\n", err.what());']
         else:
             lines += ["} catch (const std::exception&) {", '  std::printf("caught\\n");']
         lines += ["  chk = std::fmod(chk + 1.0, 1009.0);", "}"]
@@ -414,12 +422,13 @@ class Gen:
         body = []
         for _ in range(self.r.randrange(1, 4)):
             body.append(self.r.choice(["fz::vbump(v, k);", "fz::maxpy(m, M0, k);", "k = fz::vsum(v);",
-                                       "v[0] = std::fmod(v[0] + m(0, 0), 1009.0);", "fz::sget(m(1, 1), v, 2);",
+                                       "v[0] = std::fmod(v[0] + m(0, 0), 1009.0);",
+                                       "fz::sget(m(1, 1), v, 2);",
                                        "m = fz::mmake(3, 4, k);"]))
         helper = ([f"double {h}(DVec& v, DMat& m, const DMat& M0, double k) {{"] + ["  " + b for b in body] +
                   ["  return std::fmod(v[1] + m(2, 3) + k, 1009.0);", "}"])
-        return [f"chk = std::fmod(chk + {h}({self.dvec_lv(set())}, {self.dmat_lv(set())}, {self.dmat_in(set())}, "
-                f"{self.dbl_in(set())}), 1009.0);"], helper
+        args = f"{self.dvec_lv(set())}, {self.dmat_lv(set())}, {self.dmat_in(set())}, {self.dbl_in(set())}"
+        return [f"chk = std::fmod(chk + {h}({args}), 1009.0);"], helper
 
     def accessor_chunk(self):
         """CE calls on elements reached through accessors: the forms of issue 16."""
