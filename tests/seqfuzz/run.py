@@ -173,15 +173,21 @@ class Fuzzer:
         sst, sout, serr = run(self.project.exe("fz-seq"), dict(os.environ), self.args.run_timeout)
         if sst != 0:
             return ("-seq", sout, "", f"the -seq program failed ({sst}): {serr.strip()[-500:]}", "seq")
-        for policy in policies:
+        first, failing = None, []
+        for policy in policies:  # all of them: which platforms go wrong tells where to look
             st, out, err = run(self.project.exe("fz"), self.env(policy), self.args.run_timeout)
             if st == "hang":
-                return (policy, sout, out, f"hang: no exit after {self.args.run_timeout} s", "hang")
-            if st != 0 or out != sout:
+                failing.append(policy)
+                first = first or (policy, sout, out, f"hang: no exit after {self.args.run_timeout} s",
+                                  "hang")
+            elif st != 0 or out != sout:
+                failing.append(policy)
                 where, name = describe_difference(sout, out)
                 sig = name if st == 0 else f"exit {st}"
-                return (policy, sout, out, f"exit {st}; {where}; stderr: {err.strip()[-800:]}", sig)
-        return None
+                first = first or (policy, sout, out, f"exit {st}; {where}; stderr: {err.strip()[-800:]}", sig)
+        if not first:
+            return None
+        return first[:3] + (f"{first[3]} [fails under {', '.join(failing)}]", first[4])
 
     def refusal(self, text, log):
         lines = text.splitlines()
