@@ -1,0 +1,20 @@
+// seqfuzz regression: the sequential program stops at the throwing call; the instrumented one
+// throws at the read of its result, so the call between them (vbump) has run.
+#include "ces.hpp"
+#include "digest.hpp"
+
+#include <stdexcept>
+
+int main() {
+  DVec a{3, 1, 4, 1, 5, 9};
+  DVec b{2, 6, 5, 3, 5, 8};
+  try {
+    double e = fz::checked(a, 0.0);
+    fz::vbump(b, 1.0);
+    dig::begin("e"); dig::put("e", e); dig::end();
+  } catch (const std::exception&) {
+    std::printf("caught\n");
+  }
+  dig::begin("end"); dig::put("b", b); dig::end();
+  return 0;
+}
