@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <utility>
 
 namespace cei::opencl {
 
@@ -120,6 +121,7 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
     check(err, "clCreateCommandQueue");
     queues.emplace_back(q);
   }
+  unflushed.assign(queues.size(), 0);
   cl_ulong global = 0;
   check(clGetDeviceInfo(dev.id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr),
         "clGetDeviceInfo");
@@ -145,8 +147,15 @@ std::pair<cl_command_queue, int> OpenCLPlatform::Impl::queue() {
   return {queues[i].get(), static_cast<int>(i)};
 }
 
-void OpenCLPlatform::Impl::flush_all() {
-  for (auto& q : queues) clFlush(q.get());
+void OpenCLPlatform::Impl::enqueued(cl_command_queue q) {
+  for (std::size_t i = 0; i < queues.size(); ++i)
+    if (queues[i].get() == q) unflushed[i] = 1;
+}
+
+void OpenCLPlatform::Impl::flush() {
+  std::lock_guard lock(launch_mu);
+  for (std::size_t i = 0; i < queues.size(); ++i)
+    if (std::exchange(unflushed[i], 0)) clFlush(queues[i].get());
 }
 
 void OpenCLPlatform::Impl::on_complete(cl_event e, std::function<void(cl_int)> fn) {
@@ -419,7 +428,7 @@ void OpenCLPlatform::Impl::launch(const std::shared_ptr<Running>& r) {
   std::vector<Impl*> flushed;  // one flush per queue and batch, not per command
   for (auto& l : mine)
     if (std::find(flushed.begin(), flushed.end(), l.impl.get()) == flushed.end()) {
-      l.impl->flush_all();
+      l.impl->flush();
       flushed.push_back(l.impl.get());
     }
   for (Impl* impl : flushed) impl->sweep_failures();

@@ -193,6 +193,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         check(clEnqueueWriteBuffer(write_queue(), buf.get(), CL_FALSE, 0, bytes,
                                    a.type->data(views[i].host), 0, nullptr, &ev),
               "clEnqueueWriteBuffer");
+        enqueued(write_queue());
         r->writes.push_back({Event(ev), bytes, a.in->datum_id(), a.in->number()});
         r->bytes_in += bytes;
         ready = ev;
@@ -220,6 +221,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
           check(clEnqueueCopyBuffer(kq, buf.get(), copy.get(), 0, 0, bytes, ready ? 1 : 0,
                                     ready ? &ready : nullptr, &ev),
                 "clEnqueueCopyBuffer");
+          enqueued(kq);
           r->writes.push_back({Event(ev)});
           wait.push_back(ev);
           buf = copy;
@@ -277,6 +279,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
                                  l.empty() ? nullptr : l.data(), static_cast<cl_uint>(wait.size()),
                                  wait.empty() ? nullptr : wait.data(), &kev),
           "clEnqueueNDRangeKernel");
+    enqueued(kq);
     r->kernel = Event(kev);
     r->outcome = std::make_shared<Outcome>(
         &ce, "kernel " + std::string(ce.opencl->kernel_name) + " on " + name, kev,
