@@ -485,6 +485,7 @@ bool Planner::plan_call(const CeCall& c) {
         replace(dr, result + " " + n + "{}; ::cei::rt::Scope __cei_scope_" + n + "(" + n +
                         "); ::cei::rt::assign(" + n + ", " + text(c.call->getSourceRange()) + ");");
         tracked_.insert(var);
+        paths_[var].insert("");  // the task writes all of it: later elements of it overlap
         scoped_.insert(var);
         return true;
       }
@@ -528,7 +529,7 @@ bool encloses(const std::string& outer, const std::string& inner) {
 
 bool Planner::task_data_enclose(const ValueDecl* decl, const std::string& path) const {
   auto it = paths_.find(decl);
-  if (it == paths_.end()) return !path.empty();  // a CE result declared in place: decl itself
+  if (it == paths_.end()) return false;
   for (const auto& p : it->second)
     if (encloses(p, path)) return true;
   return false;
@@ -564,9 +565,14 @@ void Planner::plan_syncs() {
     if (ref.templated || exempt_.count(ref.node) || bindings.count(ref.node) ||
         by_copy_capture(ref.node, ref.lambda))
       continue;
+    // `[x]`: the copy is taken where the lambda is made (plan_lambda_captures); a class's copy
+    // sits under its copy constructor.
     DynTypedNode p;
-    up_implicit(ref.node, p);
-    if (p.get<LambdaExpr>()) continue;  // `[x]`: the copy is taken where the lambda is made
+    const Expr* top = up_implicit(ref.node, p);
+    if (const auto* copy = p.get<CXXConstructExpr>(); copy && copy->getNumArgs() == 1 &&
+                                                      copy->getArg(0) == top)
+      up_implicit(copy, p);
+    if (p.get<LambdaExpr>()) continue;
     const ValueDecl* decl = ref.decl;
     // A use of `a` bound to A's element waits for the element's tasks; where tasks also use a
     // container of it or parts of it (other data under A), for all of A's.

@@ -25,8 +25,8 @@ REFUSED = {"lambda_copy_ce", "generic_lambda", "loop_header_var", "default_arg"}
 # exc_late: a statement between a throwing CE call and the read of its result (the instrumented
 # program runs it, the sequential one does not); exc_type: catching the CE's own exception type
 # (the instrumented program sees a cei::rt::TaskError that nests it).
-# lambda_copy_class: a lambda capturing a task's vector or struct by copy (ceic wraps the capture
-# in sync_read: the program does not compile).
+# lambda_copy_class: a lambda capturing a task's vector or struct by copy (the lambda is made after
+# a sync_read of it).
 RISKY = {"at", "accessor_lambda", "user_accessor", "pointer", "ref_local", "alias", "realloc",
          "exc_late", "exc_type", "lambda_copy_class"}
 RISKY_P = 0.25

@@ -85,3 +85,25 @@ void declared_result() {
   // CHECK: long first = ::cei::rt::sync_read(view)[0];
   (void)first;
 }
+
+void element_of_pending_result() {
+  Vec a = {1, 2};
+  Vec x = ops::add(a, a);
+  // x's whole value comes from a task: its element is taken once that task has run
+  x[1] = ops::sum(a);
+  // CHECK: ::cei::rt::assign(::cei::rt::sync(x)[1]
+  Vec y;
+  y = ops::iota(3, 0);
+  y[0] = ops::sum(a);
+  // CHECK: ::cei::rt::assign(::cei::rt::sync(y),
+  // CHECK: ::cei::rt::assign(::cei::rt::sync(y)[0]
+}
+
+void copy_capture() {
+  Vec v = {1, 2};
+  ops::scale(v, 2);
+  auto f = [v] { return v[0]; };
+  // the lambda's copy of v is taken after v's task, and the capture itself is left as written
+  // CHECK: auto f = ((void)::cei::rt::sync_read(v), [v] { return v[0]; });
+  (void)f;
+}
