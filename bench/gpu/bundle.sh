@@ -10,7 +10,7 @@ BUILD="${1:-${CEI_BUILD_DIR:-build}}"
 OUT="${2:-bench/gpu/bundle}"
 
 PROGRAMS=()
-for app in matmul bezier canny digits; do
+for app in matmul bezier canny digits cholesky; do
   PROGRAMS+=("examples/$app/$app" "examples/$app/$app-seq" "bench/suite/handwritten/$app-handcl")
 done
 PROGRAMS+=(bench/overhead/cei-bench-overhead bench/opencl/cei_opencl_bench
@@ -36,6 +36,9 @@ for p in "${PROGRAMS[@]}"; do
     echo "bundle: $BUILD/$p is not built; the suite will skip it" >&2
   fi
 done
+# StarPU's own tiled Cholesky (Debian's starpu-examples), for bench/cholesky/run.sh beside ours.
+starpu_chol="$(dpkg -L starpu-examples 2>/dev/null | grep '/cholesky_implicit$' | head -1 || true)"
+[ -n "$starpu_chol" ] && cp "$starpu_chol" "$OUT/build/bench/starpu/" 2>/dev/null || true
 # The driver-call timer (bench/opencl/cltime), preloaded by hand when the per-task cost is looked at.
 cp "$BUILD/bench/opencl/cltime/libcltime.so" "$OUT/lib/" 2>/dev/null || true
 cp "$BUILD/examples/digits/digits.weights" "$OUT/build/examples/digits/" 2>/dev/null ||
@@ -61,4 +64,5 @@ command -v strip >/dev/null && find "$OUT/build" "$OUT/lib" -type f -perm -u+x -
 cp data/china.jpg data/digits.csv.gz "$OUT/data/"
 cp bench/suite/suite.py bench/suite/report.py "$OUT/bench/suite/"
 cp bench/gpu/run.sh bench/gpu/headline.sh "$OUT/"
+cp bench/cholesky/run.sh "$OUT/cholesky.sh"
 echo "bundle: $OUT ($(du -sh "$OUT" | cut -f1)); on the GPU machine: bash $OUT/run.sh [OUTDIR] [--quick]"

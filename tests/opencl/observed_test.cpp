@@ -99,10 +99,10 @@ TEST_F(Observed, OnlyCpuOpensNoDeviceUntilATaskNeedsOne) {
       << out;
 }
 
-TEST_F(Observed, OtherPoliciesOpenTheDevicesInTheBackground) {
+TEST_F(Observed, OtherPoliciesOpenTheDevicesBeforeTheFirstTask) {
   ASSERT_EQ(run("CEI_POLICY=dynperf", "startup"), 0) << slurp(dir_ / "err.txt");
   const std::string out = slurp(dir_ / "out.txt");
-  // Whichever platform ran the first task, the device is listed once it is open.
+  // The device is open and a candidate for the first task already.
   EXPECT_NE(out.find("after a task the CPU can run: 1 devices open, platforms cpu opencl0\n"),
             std::string::npos)
       << out;

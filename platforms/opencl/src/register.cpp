@@ -121,19 +121,13 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
         config->host_cores);
 }
 
-// `prebuild`: builds every registered CE's kernel before the platform takes tasks, so that no
-// task's dispatch waits for a build (stopped early once the runtime drains at exit).
-void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig cfg,
-         bool prebuild) {
-  if (prebuild)
-    for (const rt::CeInfo* ce : rt::registered_ces())
-      if (ce->opencl && !rt.stopping()) p->can_run(*ce);
+void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig cfg) {
   use_decision_engine(rt, *p, std::move(cfg));
   p->set_trace_hooks({&rt::observing, &rt::observe_task_started, &rt::observe_transfer});
   rt.add_platform(std::move(p));
 }
 
-void open_devices(rt::Runtime& rt, const rt::Config& cfg, bool prebuild) {
+void open_devices(rt::Runtime& rt, const rt::Config& cfg) {
   try {
     const Options env = Options::from_env();
     for (const rt::PlatformConfig& pc : cfg.platforms) {
@@ -142,7 +136,7 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg, bool prebuild) {
       o.naive = o.naive || pc.naive;
       if (pc.memory_cap_bytes) o.mem_cap = pc.memory_cap_bytes;
       if (auto p = make_platform(pc.name, pc.device_match, o))
-        add(rt, std::move(p), pc, prebuild);
+        add(rt, std::move(p), pc);
       else
         std::fprintf(stderr, "cei: %s: platform %s: no OpenCL device name contains '%s'\n",
                      cfg.source.c_str(), pc.name.c_str(), pc.device_match.c_str());
@@ -151,7 +145,7 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg, bool prebuild) {
       const char* match = std::getenv("CEI_OPENCL_DEVICE");
       for (auto& p : make_platforms(match ? match : "", env)) {
         rt::PlatformConfig pc = cfg.platform_or_default(p->name(), rt::PlatformType::OpenCL);
-        add(rt, std::move(p), std::move(pc), prebuild);
+        add(rt, std::move(p), std::move(pc));
       }
     }
   } catch (const std::exception& e) {
@@ -160,9 +154,12 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg, bool prebuild) {
   }
 }
 
-// Starting the driver and opening the devices costs tens of milliseconds before any program
-// build, and must not delay the program's first tasks: under only:<p> with p not an OpenCL
-// platform the devices open only for a task that p cannot run; otherwise in the background.
+// Starting the driver and opening the devices costs tens of milliseconds: under only:<p> with p
+// not an OpenCL platform the devices open only for a task that p cannot run. Otherwise they open
+// before the first task, kernels built at first use: opened in the background, the devices came
+// too late for a program that submits its whole graph at once (on the H100, DynPerf placed every
+// matmul 2048/256 task on the CPU before the GPU was there: 0.55 s against 0.09 s), and building
+// every CE's kernel ahead made a bezier run on the GPU take 50 s instead of 1.
 const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& rt) {
   std::shared_ptr<const rt::Config> cfg;
   try {
@@ -174,9 +171,9 @@ const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& 
   const rt::PlatformConfig* sole =
       policy.starts_with("only:") ? cfg->find(std::string_view(policy).substr(5)) : nullptr;
   if (sole && sole->type != rt::PlatformType::OpenCL)
-    rt.open_on_demand([cfg](rt::Runtime& r) { open_devices(r, *cfg, false); });
+    rt.open_on_demand([cfg](rt::Runtime& r) { open_devices(r, *cfg); });
   else
-    rt.open_in_background([cfg](rt::Runtime& r) { open_devices(r, *cfg, true); });
+    open_devices(rt, *cfg);
 });
 
 }  // namespace
