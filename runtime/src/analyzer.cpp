@@ -111,6 +111,7 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
       out->producer = t.id();
       d.latest = args[i].out = std::move(out);
       d.host_alias.reset();  // readers from now on read the new value
+      dirty(d);
     } else {
       args[i].out = VersionImpl::pending(*s.type, fresh_datum_id(), 1);
     }
@@ -133,6 +134,7 @@ void Analyzer::assign(const TypeOps& type, void* target, const void* root, Versi
     Datum& d = datum(target, root, type);
     d.latest = vi->shared_from_this();
     d.host_alias.reset();  // readers from now on read the new value
+    dirty(d);
     d.next_number++;
   }
   vi->handle_release();
@@ -185,6 +187,7 @@ void Analyzer::erase(void* address) {
 void Analyzer::sync(const void* root, bool write) {
   std::exception_ptr first;
   std::lock_guard g(mu_);
+  if (!write && clean_.contains(root)) return;
   for (void* address : data_under(root)) {
     Datum& d = by_address_.at(address);
     auto e = update_host(d);
@@ -195,6 +198,7 @@ void Analyzer::sync(const void* root, bool write) {
     }
   }
   if (first) std::rethrow_exception(first);
+  if (!write) clean_.insert(root);
 }
 
 void Analyzer::forget(const void* root) {
@@ -217,6 +221,7 @@ void Analyzer::sync_all() {
   }
   by_address_.clear();
   by_root_.clear();
+  clean_.clear();
   if (first) std::rethrow_exception(first);
 }
 
