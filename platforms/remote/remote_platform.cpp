@@ -33,15 +33,6 @@ using rt::Clock;
 
 class RemotePlatform;
 
-std::string version_name(const rt::Version& v) {
-  // Appends: GCC 12 at -O3 misreports "d" + std::string as an overlapping copy (-Wrestrict).
-  std::string name = "d";
-  name += std::to_string(v.datum_id());
-  name += 'v';
-  name += std::to_string(v.number());
-  return name;
-}
-
 // How to recompute an output on the host: the CE, what each argument read, which one it is.
 // An input that had a host copy is kept as a copy of its own (`snapshots`), not as its version:
 // that version may be the program's variable read in place, and holding it would make the

@@ -46,16 +46,6 @@ void for_observers(F&& f) {
   for (auto& o : *observer_snapshot) f(*o);
 }
 
-// Appended, not `"d" + std::to_string(...)`: GCC 12 at -O3 inlines that operator+ into a memcpy
-// it then reports as overlapping (-Wrestrict, a false positive of GCC 12).
-std::string version_name(const Version& v) {
-  std::string name = "d";
-  name += std::to_string(v.datum_id());
-  name += 'v';
-  name += std::to_string(v.number());
-  return name;
-}
-
 std::size_t env_size(const char* name, std::size_t fallback) {
   const char* s = std::getenv(name);
   if (!s || !*s) return fallback;

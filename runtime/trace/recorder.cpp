@@ -8,16 +8,6 @@
 namespace cei::rt::trace {
 namespace {
 
-// Appended, not `"d" + std::to_string(...)`: GCC 12 at -O3 inlines that operator+ into a memcpy
-// it then reports as overlapping (-Wrestrict, a false positive of GCC 12).
-std::string version_name(const Version& v) {
-  std::string name = "d";
-  name += std::to_string(v.datum_id());
-  name += 'v';
-  name += std::to_string(v.number());
-  return name;
-}
-
 PlatformRecord describe(const Platform& p) {
   return {p.name(), p.kind(), p.workers()};
 }

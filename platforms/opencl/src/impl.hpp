@@ -30,10 +30,7 @@ namespace cei::opencl {
 
 class DeviceReplica;
 
-// "d3v2", as the runtime names versions in traces.
-inline std::string version_name(std::uint64_t datum, std::uint32_t number) {
-  return "d" + std::to_string(datum) + "v" + std::to_string(number);
-}
+using rt::version_name;
 
 // True on a thread inside one of this platform's OpenCL event callbacks, where enqueueing or
 // blocking is not allowed.

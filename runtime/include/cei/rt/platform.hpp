@@ -88,6 +88,18 @@ class Version {
   virtual void publish_replica(std::shared_ptr<Replica> r) = 0;
   virtual void fail(std::exception_ptr e) = 0;
 };
+
+// "d3v2": datum 3, version 2, as traces, graphs and logs name values. Appended, not
+// `"d" + std::to_string(...)`: GCC 12 at -O3 inlines that operator+ into a memcpy it then
+// reports as overlapping (-Wrestrict, a false positive). Thread-safe.
+inline std::string version_name(std::uint64_t datum, std::uint32_t number) {
+  std::string name = "d";
+  name += std::to_string(datum);
+  name += 'v';
+  name += std::to_string(number);
+  return name;
+}
+inline std::string version_name(const Version& v) { return version_name(v.datum_id(), v.number()); }
 using VersionPtr = std::shared_ptr<Version>;
 
 struct TaskArg {
