@@ -25,8 +25,12 @@ const char* const kKernels =
 
 starpu_opencl_program program_;  // matmul.cl, built for every OpenCL worker
 
-std::uint32_t side(void* m) { return STARPU_MATRIX_GET_NX(m); }
-int* elements(void* m) { return reinterpret_cast<int*>(STARPU_MATRIX_GET_PTR(m)); }
+std::uint32_t side(void* m) {
+  return STARPU_MATRIX_GET_NX(m);
+}
+int* elements(void* m) {
+  return reinterpret_cast<int*>(STARPU_MATRIX_GET_PTR(m));
+}
 
 // Mirrors matmul::multiply (i-k-j order) on StarPU's buffers: P = A B.
 void multiply_cpu(void** buffers, void*) {
@@ -71,9 +75,13 @@ void launch(const char* kernel_name, void** buffers, std::initializer_list<int> 
   starpu_opencl_release_kernel(kernel);
 }
 
-void multiply_cl(void** buffers, void*) { launch("multiply", buffers, {0, 1, 2}); }
+void multiply_cl(void** buffers, void*) {
+  launch("multiply", buffers, {0, 1, 2});
+}
 // The kernel writes its third argument: C = C + P with C passed twice.
-void add_cl(void** buffers, void*) { launch("add", buffers, {0, 1, 0}); }
+void add_cl(void** buffers, void*) {
+  launch("add", buffers, {0, 1, 0});
+}
 
 starpu_perfmodel multiply_model = [] {
   starpu_perfmodel m{};
@@ -125,8 +133,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cei-starpu-matmul: cannot build matmul.cl\n");
     return 1;
   }
-  starpu_codelet multiply_cl_ = codelet(multiply_cpu, multiply_cl, &multiply_model,
-                                        {STARPU_R, STARPU_R, STARPU_W});
+  starpu_codelet multiply_cl_ =
+      codelet(multiply_cpu, multiply_cl, &multiply_model, {STARPU_R, STARPU_R, STARPU_W});
   starpu_codelet add_cl_ = codelet(add_cpu, add_cl, &add_model, {STARPU_RW, STARPU_R});
 
   auto reg = [block](const cei::Matrix<int>& m) {

@@ -101,7 +101,8 @@ void syrk(const cei::Matrix<float>& A, cei::Matrix<float>& C) {
   const float* a = A.data();
   float* c = C.data();
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t p = 0; p < n; ++p) axpy_minus(c + i * n, a[i * n + p], at.data() + p * n, i + 1);
+    for (std::size_t p = 0; p < n; ++p)
+      axpy_minus(c + i * n, a[i * n + p], at.data() + p * n, i + 1);
 }
 
 void gemm(const cei::Matrix<float>& A, const cei::Matrix<float>& B, cei::Matrix<float>& C) {

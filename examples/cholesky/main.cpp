@@ -4,8 +4,8 @@
 // TILES x TILES tiles of N/TILES x N/TILES).
 #include <bit>
 #include <chrono>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>

@@ -16,10 +16,10 @@ struct CeCall {
   const clang::CallExpr* call;
   const model::CoreElement* ce;
   const clang::FunctionDecl* native;
-  const clang::Stmt* body;          // the enclosing function's (or lambda's) body
+  const clang::Stmt* body;              // the enclosing function's (or lambda's) body
   const clang::FunctionDecl* function;  // the innermost enclosing non-lambda function
-  const clang::LambdaExpr* lambda;  // innermost enclosing lambda, or null
-  bool templated;                   // inside a template pattern or instantiation
+  const clang::LambdaExpr* lambda;      // innermost enclosing lambda, or null
+  bool templated;                       // inside a template pattern or instantiation
 };
 
 struct Reference {

@@ -122,7 +122,7 @@ class Planner {
     }
   };
   std::set<const ValueDecl*, SourceOrder> tracked_;
-  std::set<const VarDecl*> scoped_;    // already given a Scope by a declaration rewrite
+  std::set<const VarDecl*> scoped_;  // already given a Scope by a declaration rewrite
   std::map<const ValueDecl*, std::set<std::string>> paths_;  // root -> paths of its task data
   struct TaskRoot {
     const Expr* node;
@@ -569,8 +569,8 @@ void Planner::plan_syncs() {
     // sits under its copy constructor.
     DynTypedNode p;
     const Expr* top = up_implicit(ref.node, p);
-    if (const auto* copy = p.get<CXXConstructExpr>(); copy && copy->getNumArgs() == 1 &&
-                                                      copy->getArg(0) == top)
+    if (const auto* copy = p.get<CXXConstructExpr>();
+        copy && copy->getNumArgs() == 1 && copy->getArg(0) == top)
       up_implicit(copy, p);
     if (p.get<LambdaExpr>()) continue;
     const ValueDecl* decl = ref.decl;

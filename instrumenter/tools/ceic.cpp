@@ -103,8 +103,7 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
-std::string depfile_rule(const std::string& target,
-                         const std::vector<cei::model::Model>& models) {
+std::string depfile_rule(const std::string& target, const std::vector<cei::model::Model>& models) {
   auto escaped = [](const std::string& path) {
     std::string out;
     for (char c : std::filesystem::absolute(path).lexically_normal().string()) {

@@ -1,4 +1,5 @@
-// Work-size expressions: grammar, checker and evaluator (docs/language.md, "Work-size expressions").
+// Work-size expressions: grammar, checker and evaluator (docs/language.md, "Work-size
+// expressions").
 #include <gtest/gtest.h>
 #include <cei/expr.hpp>
 

@@ -1,4 +1,5 @@
-// Work-size expressions (docs/language.md, "Work-size expressions"): "par0.x, par1.y", "(par0.x + 15) / 16 * 16".
+// Work-size expressions (docs/language.md, "Work-size expressions"): "par0.x, par1.y", "(par0.x +
+// 15) / 16 * 16".
 //
 //   auto e = cei::expr::parse("par0.x, par1.y");           // throws SyntaxError{column}
 //   cei::expr::check(e, shapes);                            // build time: unknown parN, .y on 1-D

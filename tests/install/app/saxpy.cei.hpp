@@ -4,6 +4,7 @@
 
 #include "saxpy.hpp"
 
+// clang-format off
 struct [[cei::interface]] SaxpyCEI {
   // Two implementations: blas::saxpy on a CPU core, kernel `saxpy` of saxpy.cl on an OpenCL
   // device, one work-item per element of y (par2).
@@ -21,3 +22,4 @@ struct [[cei::interface]] SaxpyCEI {
   [[cei::method(declaring_class = "blas")]]
   static double sum([[cei::in]] const cei::Vector<float>& x);
 };
+// clang-format on

@@ -99,7 +99,9 @@ inline std::string version_name(std::uint64_t datum, std::uint32_t number) {
   name += std::to_string(number);
   return name;
 }
-inline std::string version_name(const Version& v) { return version_name(v.datum_id(), v.number()); }
+inline std::string version_name(const Version& v) {
+  return version_name(v.datum_id(), v.number());
+}
 using VersionPtr = std::shared_ptr<Version>;
 
 struct TaskArg {
