@@ -143,7 +143,8 @@ class Fuzzer:
         unknown = [f for f in self.skip if f not in gen.FORMS]
         if unknown:
             die(f"--skip-forms: unknown form(s) {', '.join(unknown)}; known: {', '.join(gen.FORMS)}")
-        self.stats = {"generated": 0, "ok": 0, "refused": {}, "build": [], "findings": []}
+        self.stats = {"generated": 0, "ok": 0, "refused_programs": 0, "refused": {}, "build": [],
+                      "findings": []}
         self.reduced_classes = set()
         self.reduce_left = args.reduce_builds
 
@@ -174,7 +175,10 @@ class Fuzzer:
         if sst != 0:
             return ("-seq", sout, "", f"the -seq program failed ({sst}): {serr.strip()[-500:]}", "seq")
         first, failing = None, []
-        for policy in policies:  # all of them: which platforms go wrong tells where to look
+        # All of them: which platforms go wrong tells where to look; --repeat catches the races.
+        for policy in (p for p in policies for _ in range(self.args.repeat)):
+            if policy in failing:
+                continue
             st, out, err = run(self.project.exe("fz"), self.env(policy), self.args.run_timeout)
             if st == "hang":
                 failing.append(policy)
@@ -294,6 +298,7 @@ class Fuzzer:
             kind, log = failed
             if kind == "refused":
                 rules = self.refusal(text, log)
+                self.stats["refused_programs"] += 1  # one program, maybe several diagnostics
                 for rule, *_ in rules:
                     self.stats["refused"][rule] = self.stats["refused"].get(rule, 0) + 1
                 desc = "; ".join(f"{r} at line {n} ({'expected' if e else 'forms ' + ','.join(t)})"
@@ -317,11 +322,10 @@ class Fuzzer:
 
     def summary(self):
         s = self.stats
-        refused = sum(s["refused"].values())
-        print(f"\nseqfuzz: {s['generated']} programs: {s['ok']} ok, {refused} refused, "
+        print(f"\nseqfuzz: {s['generated']} programs: {s['ok']} ok, {s['refused_programs']} refused, "
               f"{len(s['build'])} build errors, {len(s['findings'])} findings")
         for rule, n in sorted(s["refused"].items()):
-            print(f"  refused by rule {rule}: {n}")
+            print(f"  diagnostics of rule {rule}: {n}")
         for label, first, path in s["build"]:
             print(f"  build error {label}: {first} ({path})")
         classes = {}
@@ -352,12 +356,16 @@ def main():
     ap.add_argument("--linker-flags", default="", help="CMAKE_EXE_LINKER_FLAGS of the programs")
     ap.add_argument("--build-timeout", type=int, default=600)
     ap.add_argument("--run-timeout", type=int, default=120)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs of the instrumented program per policy (each must match -seq)")
     ap.add_argument("--replay", nargs="*", help="build and compare these programs instead of generating")
     args = ap.parse_args()
     if not os.path.exists(os.path.join(args.cei_dir, "CEIConfig.cmake")):
         die(f"--cei-dir {args.cei_dir}: no CEIConfig.cmake there (build CEI first)")
     if shutil.which("ninja") is None:
         die("ninja is needed to build the programs")
+    if args.repeat < 1:
+        die(f"--repeat {args.repeat}: must be at least 1")
 
     fz = Fuzzer(args)
     start = time.time()
