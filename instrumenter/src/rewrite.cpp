@@ -494,7 +494,7 @@ bool Planner::plan_call(const CeCall& c) {
       }
     }
   }
-  // A Pending fed to an outer CE call waits with that call (in a try block, it does).
+  // A Pending that feeds an outer CE call is waited for through that call (at it, in a try block).
   if (pending_.count(c.call) || (!c.in_try && statement_position(c.call)))
     replace(call_range, call);
   else
