@@ -26,7 +26,9 @@ bool Collector::TraverseDecl(Decl* d) {
   auto* fd = llvm::dyn_cast_or_null<FunctionDecl>(d);
   if (!fd) return RecursiveASTVisitor::TraverseDecl(d);
   functions_.push_back(fd);
+  try_depth_.push_back(0);
   bool ok = RecursiveASTVisitor::TraverseDecl(d);
+  try_depth_.pop_back();
   functions_.pop_back();
   return ok;
 }
@@ -34,8 +36,21 @@ bool Collector::TraverseDecl(Decl* d) {
 bool Collector::TraverseLambdaExpr(LambdaExpr* l) {
   if (in_main_file(l->getBeginLoc()) && !functions_.empty()) facts_.lambdas.push_back(l);
   lambdas_.push_back(l);
+  try_depth_.push_back(0);
   bool ok = RecursiveASTVisitor::TraverseLambdaExpr(l);
+  try_depth_.pop_back();
   lambdas_.pop_back();
+  return ok;
+}
+
+// The try block counts (a function-try-block too: it is its function's body); the handlers do
+// not, unless they lie in an outer try block.
+bool Collector::TraverseCXXTryStmt(CXXTryStmt* s) {
+  if (try_depth_.empty()) return RecursiveASTVisitor::TraverseCXXTryStmt(s);
+  ++try_depth_.back();
+  bool ok = TraverseStmt(s->getTryBlock());
+  --try_depth_.back();
+  for (unsigned i = 0; ok && i < s->getNumHandlers(); ++i) ok = TraverseStmt(s->getHandler(i));
   return ok;
 }
 
@@ -48,7 +63,8 @@ bool Collector::VisitCallExpr(CallExpr* call) {
   if (index_.find(functions_.front())) return true;
   const Stmt* body = lambdas_.empty() ? functions_.back()->getBody() : lambdas_.back()->getBody();
   facts_.calls.push_back({call, ce, native, body, functions_.back(),
-                          lambdas_.empty() ? nullptr : lambdas_.back(), templated()});
+                          lambdas_.empty() ? nullptr : lambdas_.back(), templated(),
+                          try_depth_.back() > 0});
   return true;
 }
 

@@ -20,6 +20,9 @@ struct CeCall {
   const clang::FunctionDecl* function;  // the innermost enclosing non-lambda function
   const clang::LambdaExpr* lambda;      // innermost enclosing lambda, or null
   bool templated;                       // inside a template pattern or instantiation
+  // Inside the block of a `try` of its own function's (or lambda's) body, nested blocks included:
+  // waited for at the call, so that its exception is thrown there, as in the sequential program.
+  bool in_try;
 };
 
 struct Reference {
@@ -46,6 +49,7 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
 
   bool TraverseDecl(clang::Decl* d);
   bool TraverseLambdaExpr(clang::LambdaExpr* l);
+  bool TraverseCXXTryStmt(clang::CXXTryStmt* s);
   // Unevaluated operands: nothing there runs, so nothing there is rewritten.
   bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr*) { return true; }
   bool TraverseCXXNoexceptExpr(clang::CXXNoexceptExpr*) { return true; }
@@ -68,6 +72,9 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   Facts& facts_;
   std::vector<const clang::FunctionDecl*> functions_;
   std::vector<const clang::LambdaExpr*> lambdas_;
+  // Per enclosing function or lambda, innermost last: the try blocks the traversal is inside. A
+  // lambda's body starts afresh: it runs where it is called, not where it is written.
+  std::vector<int> try_depth_;
 };
 
 }  // namespace cei::instrument

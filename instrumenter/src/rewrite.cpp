@@ -6,6 +6,8 @@
 //   f(g(a)) (f, g CEs)  -> g's Pending goes straight into f's task
 //   f(x) (in, x a variable of exactly the parameter's type) -> in<P>(x), unsynced
 //   anything else       -> ::cei::rt::call<R>(CE, ARGS).get()   (waits right there)
+//   any call inside a try block -> .get() as well, void ones included (their exception is thrown
+//                          at the call, where the sequential program's handlers expect it)
 // and every other use of a variable that tasks touch goes through sync / sync_read.
 #include <cei/instrument/registry_gen.hpp>
 #include <cei/instrument/rewrite.hpp>
@@ -449,7 +451,8 @@ bool Planner::plan_call(const CeCall& c) {
     lhs = op->getArg(0);
     assignment = op;
   }
-  if (assignment && result != "void" && statement_position(assignment) &&
+  // Inside a try block, the forms that do not wait are off: the call waits right there.
+  if (assignment && !c.in_try && result != "void" && statement_position(assignment) &&
       lhs->getType().getCanonicalType() == r_type && lhs->isLValue()) {
     // A target whose root the analysis cannot name is assigned by the host after a wait.
     Root r = roots_.of(lhs);
@@ -473,9 +476,9 @@ bool Planner::plan_call(const CeCall& c) {
     }
   }
   // T x = ce(...);
-  if (const auto* var = p.get<VarDecl>(); var && result != "void" && var->hasLocalStorage() &&
-                                          !var->getType().isConstQualified() &&
-                                          var->getType().getCanonicalType() == r_type) {
+  if (const auto* var = p.get<VarDecl>();
+      var && !c.in_try && result != "void" && var->hasLocalStorage() &&
+      !var->getType().isConstQualified() && var->getType().getCanonicalType() == r_type) {
     auto it = facts_.decl_stmt.find(var);
     if (it != facts_.decl_stmt.end() && it->second->isSingleDecl() && in_block(it->second)) {
       Range dr = range_of(it->second->getSourceRange());
@@ -491,7 +494,8 @@ bool Planner::plan_call(const CeCall& c) {
       }
     }
   }
-  if (pending_.count(c.call) || statement_position(c.call))
+  // A Pending that feeds an outer CE call is waited for through that call (at it, in a try block).
+  if (pending_.count(c.call) || (!c.in_try && statement_position(c.call)))
     replace(call_range, call);
   else
     replace(call_range, call + ".get()");
@@ -633,6 +637,9 @@ void Planner::plan_lambda_captures() {
 
 void Planner::plan_guards() {
   auto body_start = [&](const Stmt* body) -> std::optional<unsigned> {
+    // A function-try-block: its try block, the only block of the body (the guards end before
+    // the handlers run).
+    if (const auto* t = llvm::dyn_cast_or_null<CXXTryStmt>(body)) body = t->getTryBlock();
     const auto* block = llvm::dyn_cast_or_null<CompoundStmt>(body);
     if (!block) return std::nullopt;
     Range r = range_of(SourceRange(block->getLBracLoc(), block->getLBracLoc()));

@@ -208,7 +208,7 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
     if (!t->claim(attempt)) return;
     tm.start = start == Clock::time_point{} ? end : start;
     tm.end = end;
-    return t->settle(std::current_exception());
+    return t->settle_thrown(std::current_exception());
   }
   for (std::size_t i = 0; i < n; ++i)
     if (fresh[i]) args[i].out->publish_host(fresh[i]);

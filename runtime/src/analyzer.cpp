@@ -120,7 +120,14 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
     if (args[i].in) impl(args[i].out.get())->expect_bytes(args[i].in->bytes());
   }
   const CeInfo& ce = t.ce();
-  if (!ce.result) return nullptr;
+  if (!ce.result) {
+    // A void CE's handle is a version that settles with the task, for a Pending<void>::get() that
+    // waits for it (a call inside a try block): its first output, else one of its own.
+    for (auto& a : args)
+      if (a.out) return impl(a.out.get())->to_handle();
+    t.done = VersionImpl::pending(type_ops<char>(), fresh_datum_id(), 1);
+    return impl(t.done.get())->to_handle();
+  }
   auto result = VersionImpl::pending(*ce.result, fresh_datum_id(), 1);
   result->producer = t.id();
   args.push_back(TaskArg{Dir::Out, ce.result, nullptr, result});

@@ -22,7 +22,8 @@ namespace cei::rt {
 
 class Analyzer {
  public:
-  // Fills t's arguments (and the result's, for non-void CEs); returns the result's handle.
+  // Fills t's arguments (and the result's, for non-void CEs); returns the result's handle (a
+  // void CE's: a version that settles with the task).
   Version* build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n);
   void assign(const TypeOps& type, void* target, const void* root, Version* v);
   // Brings host copies under root up to date; `write` also forgets them. Throws the first

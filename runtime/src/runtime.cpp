@@ -6,6 +6,7 @@
 #include <cei/rt/api.hpp>
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/runtime.hpp>
+#include <cei/rt/task_error.hpp>
 #include <cei/rt/trace/log.hpp>
 #include <cei/rt/trace/observers.hpp>
 
@@ -54,6 +55,16 @@ std::size_t env_size(const char* name, std::size_t fallback) {
   return (end && *end == '\0' && v > 0) ? static_cast<std::size_t>(v) : fallback;
 }
 
+// Ends the program with `e` as the current exception: std::terminate's handler prints its type
+// and what(), as for an exception that escapes main.
+[[noreturn]] void terminate_with(const std::exception_ptr& e) noexcept {
+  try {
+    std::rethrow_exception(e);
+  } catch (...) {
+    std::terminate();
+  }
+}
+
 void drain_at_exit() {
   static std::atomic<bool> done{false};
   if (done.exchange(true)) return;
@@ -61,6 +72,10 @@ void drain_at_exit() {
     rt->drain();
     rt->impl().shutdown();
     for_observers([](Observer& o) { o.run_finished(); });
+    // A CE's exception that the program never observed ends it, as it ends the sequential
+    // program, where it escaped the call. (A TaskError has no such twin: its line on stderr,
+    // printed when the task failed, is all.)
+    if (auto e = rt->impl().unreported_thrown()) terminate_with(e);
   }
 }
 
@@ -192,24 +207,16 @@ bool RuntimeCore::retry(TaskImpl& t, const std::exception_ptr& error) {
   Platform* next = able.front();
   if (at != able.end())
     next = t.retries_done == 1 ? *at : able[(at - able.begin() + t.retries_done - 1) % able.size()];
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    log().warn("{} (attempt {} of {}): retrying on {}", e.what(), t.retries_done,
-               t.failure().retries + 1, next->name());
-  }
+  log().warn("{} (attempt {} of {}): retrying on {}", describe_failure(t.ce(), error),
+             t.retries_done, t.failure().retries + 1, next->name());
   if (t.tracked) untrack(t);
   dispatch(t, next);
   return true;
 }
 
 void RuntimeCore::report_fatal(TaskImpl& t, const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cei: task %llu failed and its failure policy is 'fail': %s\n",
-                 static_cast<unsigned long long>(t.id()), e.what());
-  }
+  std::fprintf(stderr, "cei: task %llu failed and its failure policy is 'fail': %s\n",
+               static_cast<unsigned long long>(t.id()), describe_failure(t.ce(), error).c_str());
   std::lock_guard g(errors_mu_);
   fatal_.push_back(error);
   any_unreported_.store(true, std::memory_order_release);
@@ -244,6 +251,20 @@ void RuntimeCore::rethrow_unreported(const std::exception_ptr& thrown, bool at_b
     any_unreported_.store(!fatal_.empty() || !at_barrier_.empty(), std::memory_order_release);
   }
   if (first) std::rethrow_exception(first);
+}
+
+std::exception_ptr RuntimeCore::unreported_thrown() {
+  std::lock_guard g(errors_mu_);
+  for (const auto* errors : {&fatal_, &at_barrier_})
+    for (const auto& e : *errors) {
+      try {
+        std::rethrow_exception(e);
+      } catch (const TaskError&) {
+      } catch (...) {
+        return e;
+      }
+    }
+  return nullptr;
 }
 
 void RuntimeCore::start_timeout(TaskImpl& t, int attempt) {
@@ -588,11 +609,15 @@ void assign(const TypeOps& type, void* target, const void* root, Version* v) {
 }
 
 void get(Version* v, void* dst) {
-  if (!v) return;  // a void CE: nothing to wait for (api.hpp's Pending<void>)
   void* value = nullptr;
   auto& core = Runtime::instance().impl();
   try {
-    value = wait_host(*v);
+    if (dst) {
+      value = wait_host(*v);
+    } else {  // a void CE: its task has settled, no value to bring to the host
+      wait_ready(*v);
+      if (auto e = v->error()) std::rethrow_exception(e);
+    }
   } catch (...) {
     core.rethrow_unreported(std::current_exception(), false);
   }

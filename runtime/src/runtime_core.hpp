@@ -66,6 +66,8 @@ class RuntimeCore {
   // After a sync that may have thrown `thrown` (null: it did not): throws the oldest error the
   // program has not seen yet (`at_barrier`: the barrier's ones too).
   void rethrow_unreported(const std::exception_ptr& thrown, bool at_barrier);
+  // The oldest error the program has not seen that a CE threw (not a TaskError); null if none.
+  std::exception_ptr unreported_thrown();
   // Starts the task's timeout clock for this attempt (no-op without a timeout).
   void start_timeout(TaskImpl& t, int attempt);
   void platform_failed(Platform& p);

@@ -14,24 +14,33 @@ TaskImpl::TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::siz
   args_.reserve(nargs);
 }
 
+namespace {
+std::string ce_name(const CeInfo& ce) {
+  return std::string(ce.interface_name) + "::" + ce.name;
+}
+}  // namespace
+
 std::exception_ptr as_task_error(const CeInfo& ce, std::exception_ptr e) {
-  std::string name = std::string(ce.interface_name) + "::" + ce.name;
   try {
     std::rethrow_exception(e);
   } catch (const TaskError&) {
     return e;
   } catch (const std::exception& x) {
-    try {
-      throw TaskError(name, x.what());
-    } catch (...) {
-      return std::current_exception();
-    }
+    return std::make_exception_ptr(TaskError(ce_name(ce), x.what()));
   } catch (...) {
-    try {
-      throw TaskError(name, "unknown exception");
-    } catch (...) {
-      return std::current_exception();
-    }
+    return std::make_exception_ptr(TaskError(ce_name(ce), "unknown exception"));
+  }
+}
+
+std::string describe_failure(const CeInfo& ce, const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const TaskError& x) {
+    return x.what();
+  } catch (const std::exception& x) {
+    return "CE " + ce_name(ce) + " failed: " + x.what();
+  } catch (...) {
+    return "CE " + ce_name(ce) + " failed: unknown exception";
   }
 }
 
@@ -54,16 +63,28 @@ void TaskImpl::finish(std::exception_ptr error) {
 
 void TaskImpl::settle(std::exception_ptr error) {
   if (!error) return complete(false);
-  error = as_task_error(*ce_, error);
-  bool from_input = false;
+  settle_failure(std::move(error), false);
+}
+
+void TaskImpl::settle_thrown(std::exception_ptr thrown) {
+  settle_failure(std::move(thrown), true);
+}
+
+void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce) {
+  std::exception_ptr input_error;
   bool has_outputs = false;
   for (auto& a : args_) {
-    if (a.in && a.in->state() == Version::State::Failed) from_input = true;
+    if (!input_error && a.in && a.in->state() == Version::State::Failed)
+      input_error = a.in->error();
     if (a.out) has_outputs = true;
   }
   // A failed input cancels this task whatever its policy: the failure is already reported
-  // through the data it came from.
-  if (!from_input) {
+  // through the data it came from, and the program sees that same exception through this
+  // task's outputs.
+  if (input_error) {
+    error = input_error;
+  } else {
+    if (!thrown_by_ce) error = as_task_error(*ce_, error);
     if (failure_.policy == FailurePolicy::Retry && retries_done < failure_.retries) {
       ++retries_done;
       if (rt_->retry(*this, error)) return;
@@ -79,17 +100,14 @@ void TaskImpl::settle(std::exception_ptr error) {
   }
   for (auto& a : args_)
     if (a.out && a.out->state() == Version::State::Pending) a.out->fail(error);
+  if (done) done->fail(error);
   complete(true);
 }
 
 // The outputs keep the values they had before the task (inout) or their type's default value
 // (out, result), so that successors run.
 void TaskImpl::ignore_failure(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    log().warn("{} (ignored: its outputs keep their previous values)", e.what());
-  }
+  log().warn("{} (ignored: its outputs keep their previous values)", describe_failure(*ce_, error));
   for (auto& a : args_) {
     if (!a.out || a.out->state() != Version::State::Pending) continue;
     try {
@@ -109,6 +127,7 @@ void TaskImpl::ignore_failure(const std::exception_ptr& error) {
 
 void TaskImpl::complete(bool failed) {
   if (tracked) rt_->untrack(*this);
+  if (done) done->publish_host(done->type().create());  // no-op when failed above
   rt_->observe(*this, failed);
   for (auto& a : args_) {
     a.in.reset();  // frees versions that nothing can read any more

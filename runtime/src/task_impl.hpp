@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace cei::rt {
@@ -40,8 +41,13 @@ class TaskImpl final : public Task {
   bool claim(int attempt) {
     return open_.compare_exchange_strong(attempt, 0, std::memory_order_acq_rel);
   }
-  // After a successful claim: success (outputs published) or the failure policy.
+  // After a successful claim: success (null: outputs published) or the failure policy for a
+  // failure of the runtime or of a platform, which the program sees as a TaskError naming the CE.
   void settle(std::exception_ptr error);
+  // After a successful claim: the CE's native implementation threw `thrown`. The program sees
+  // that very exception (rethrown where it observes the task), as the sequential program sees it
+  // at the call, so that its handlers catch it by its own type.
+  void settle_thrown(std::exception_ptr thrown);
   // Opens the next attempt and resets the platform scratch; returns its number.
   int open_attempt();
 
@@ -61,12 +67,15 @@ class TaskImpl final : public Task {
   TaskImpl* next = nullptr;
   bool fetched_inputs = false;
   int lane = -1;  // set when a platform reports the start
+  // A void CE without outputs: the version its Pending<void> waits for, settled with the task.
+  VersionPtr done;
   // The runtime's list of unsettled tasks on a platform that may be lost (not the CPU).
   TaskImpl* tracked_prev = nullptr;
   TaskImpl* tracked_next = nullptr;
   bool tracked = false;
 
  private:
+  void settle_failure(std::exception_ptr error, bool thrown_by_ce);
   void ignore_failure(const std::exception_ptr& error);
   void complete(bool failed);
 
@@ -84,8 +93,10 @@ inline TaskImpl* impl(Task* t) {
   return static_cast<TaskImpl*>(t);
 }
 
-// The exception the program sees for a failed task: a TaskError naming the CE (kept as is when
-// it already is one, e.g. a failure propagated from an input).
+// The exception the program sees for a failure of the runtime or a platform: a TaskError naming
+// the CE (kept as is when it already is one).
 std::exception_ptr as_task_error(const CeInfo& ce, std::exception_ptr e);
+// "CE Iface::name failed: <what>" for the logs (a TaskError's own message already says so).
+std::string describe_failure(const CeInfo& ce, const std::exception_ptr& e);
 
 }  // namespace cei::rt

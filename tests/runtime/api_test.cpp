@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <stdexcept>
 #include <thread>
 
 using namespace test_ces;
@@ -22,7 +24,18 @@ TEST(Api, ResultOfScalarsIsReturned) {
   EXPECT_EQ(sum, 42);
 }
 
-TEST(Api, VoidResultHasNothingToWaitFor) {
+// A void CE's Pending waits for its task (ceic's form for a call inside a try block), whether
+// the CE has outputs or none.
+TEST(Api, VoidCallGetWaitsForItsTask) {
+  static std::atomic<int> runs{0};
+  static const rt::NativeVersion versions[] = {{"ops", [](void* const*) {
+                                                  std::this_thread::sleep_for(
+                                                      std::chrono::milliseconds(50));
+                                                  ++runs;
+                                                }}};
+  static const rt::CeInfo slow{"slow", "TestCEI", false, nullptr, 0, nullptr, versions, 1, nullptr};
+  rt::call<void>(slow).get();
+  EXPECT_EQ(runs.load(), 1);
   EXPECT_NO_THROW(rt::call<void>(nothing).get());
 }
 
@@ -132,7 +145,7 @@ const rt::CeInfo counted{"counted", "TestCEI",        false, checked_params, 1,
                          nullptr,   counted_versions, 1,     nullptr};
 }  // namespace
 
-TEST(Failure, RethrownAtSyncWithCeNameAndSuccessorsSkipped) {
+TEST(Failure, RethrownAtSyncAsItselfAndSuccessorsSkipped) {
   Vec a{4, -3, 2};
   rt::call<void>(checked, rt::inout<Vec>(a));  // throws: `a`'s new version fails
   rt::call<void>(counted, rt::inout<Vec>(a));  // reads the failed version: must not run
@@ -141,12 +154,10 @@ TEST(Failure, RethrownAtSyncWithCeNameAndSuccessorsSkipped) {
   try {
     rt::sync(a);
     FAIL() << "expected the CE's exception";
-  } catch (const rt::TaskError& e) {
-    EXPECT_EQ(e.ce(), "TestCEI::checked");
+  } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("negative element"), std::string::npos);
-    EXPECT_THROW(std::rethrow_if_nested(e), std::invalid_argument);
   }
-  EXPECT_THROW(rt::sync(c), rt::TaskError);
+  EXPECT_THROW(rt::sync(c), std::invalid_argument);
   EXPECT_EQ(successor_runs.load(), 0);
   // Reported once: the host keeps its last value and the datum is usable again.
   EXPECT_EQ(a, (Vec{4, -3, 2}));
@@ -159,23 +170,74 @@ TEST(Failure, RethrownAtSyncWithCeNameAndSuccessorsSkipped) {
 TEST(Failure, BarrierRethrows) {
   Vec a{-1};
   rt::call<void>(checked, rt::inout<Vec>(a));
-  EXPECT_THROW(cei::barrier(), rt::TaskError);
+  EXPECT_THROW(cei::barrier(), std::invalid_argument);
   EXPECT_NO_THROW(cei::barrier());
 }
 
-TEST(Failure, PendingResultRethrowsAtGet) {
-  static const rt::ParamInfo params[] = {{"a", rt::Dir::In, &rt::type_ops<int>()}};
-  static const rt::NativeVersion versions[] = {
-      {"ops", [](void* const*) { throw std::runtime_error("boom"); }}};
-  static const rt::CeInfo boom{"boom",   "TestCEI", false,  params, 1, &rt::type_ops<int>(),
-                               versions, 1,         nullptr};
-  auto p = rt::call<int>(boom, rt::in<int>(1));
-  EXPECT_THROW(std::move(p).get(), rt::TaskError);
-  // and through a successor
+namespace {
+const rt::ParamInfo int_in[] = {{"a", rt::Dir::In, &rt::type_ops<int>()}};
+const rt::NativeVersion domain_versions[] = {
+    {"ops", [](void* const*) { throw std::domain_error("d is zero"); }}};
+// Throws std::domain_error, as seqfuzz's fz::checked does.
+const rt::CeInfo domain{"domain",        "TestCEI", false,  int_in, 1, &rt::type_ops<int>(),
+                        domain_versions, 1,         nullptr};
+const rt::CeInfo domain_void{"domain_void", "TestCEI",       false, int_in, 1,
+                             nullptr,       domain_versions, 1,     nullptr};
+
+template <class F>
+void expect_domain_error(F&& observe) {
+  try {
+    observe();
+    ADD_FAILURE() << "expected the CE's std::domain_error";
+  } catch (const std::domain_error& e) {
+    EXPECT_STREQ(e.what(), "d is zero");
+  }
+}
+}  // namespace
+
+// The CE's own exception reaches the program as itself, as in the sequential program: a handler
+// for its type catches it wherever the program observes the task or a task that read its output.
+TEST(Failure, CeExceptionKeepsItsTypeAtEverySync) {
+  expect_domain_error([] { (void)rt::call<int>(domain, rt::in<int>(1)).get(); });
   int r = 0;
-  rt::assign(r,
-             rt::call<int>(add, rt::in<int>(rt::call<int>(boom, rt::in<int>(1))), rt::in<int>(2)));
-  EXPECT_THROW(rt::sync(r), rt::TaskError);
+  rt::assign(r, rt::call<int>(domain, rt::in<int>(1)));
+  int s = 0;
+  rt::assign(s, rt::call<int>(add, rt::in<int>(r), rt::in<int>(2)));  // reads r's failed value
+  int t = 0;
+  rt::assign(
+      t, rt::call<int>(add, rt::in<int>(rt::call<int>(domain, rt::in<int>(1))), rt::in<int>(2)));
+  expect_domain_error([&] { rt::sync_read(r); });
+  expect_domain_error([&] { rt::sync_read(s); });  // the dependent task: the same exception
+  expect_domain_error([&] { rt::sync(t); });
+  expect_domain_error([] { rt::call<void>(domain_void, rt::in<int>(1)).get(); });  // no outputs
+  rt::call<void>(domain_void, rt::in<int>(1));
+  expect_domain_error([] { cei::barrier(); });
+  EXPECT_NO_THROW(cei::barrier());  // each reported once
+}
+
+// Failures without an exception of the CE's own stay TaskErrors naming the CE.
+TEST(Failure, NoPlatformIsATaskError) {
+  static const rt::CeInfo nowhere{"nowhere", "TestCEI", false,  int_in, 1, &rt::type_ops<int>(),
+                                  nullptr,   0,         nullptr};
+  try {
+    (void)rt::call<int>(nowhere, rt::in<int>(1)).get();
+    ADD_FAILURE() << "expected a TaskError";
+  } catch (const rt::TaskError& e) {
+    EXPECT_EQ(e.ce(), "TestCEI::nowhere");
+  }
+}
+
+using FailureDeathTest = ::testing::Test;
+
+// Never observed, the CE's exception ends the program at exit as it ends the sequential one.
+TEST(FailureDeathTest, UnobservedCeExceptionTerminatesAtExit) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        rt::call<void>(domain_void, rt::in<int>(1));
+        std::exit(0);
+      },
+      "std::domain_error(.|\n)*d is zero");
 }
 
 TEST(Registry, FindsRegisteredCes) {

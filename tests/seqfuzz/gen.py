@@ -22,9 +22,9 @@ import sys
 REFUSED = {"lambda_copy_ce", "generic_lambda", "loop_header_var", "default_arg"}
 # Forms whose handling is known to be incomplete (issue 16) or that stress aliasing and
 # reallocation; each is enabled in a program with probability RISKY_P.
-# exc_late: a statement between a throwing CE call and the read of its result (the instrumented
-# program runs it, the sequential one does not); exc_type: catching the CE's own exception type
-# (the instrumented program sees a cei::rt::TaskError that nests it).
+# exc_late: a statement between a throwing CE call and the read of its result, in a try block
+# (ceic waits for the call there, so the statement does not run); exc_type: catching the CE's own
+# exception type (the runtime rethrows the CE's exception itself).
 # lambda_copy_class: a lambda capturing a task's vector or struct by copy (the lambda is made after
 # a sync_read of it).
 RISKY = {"at", "accessor_lambda", "user_accessor", "pointer", "ref_local", "alias", "realloc",

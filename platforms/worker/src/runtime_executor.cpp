@@ -57,10 +57,12 @@ class RuntimeExecutor : public Executor {
       specs[i] = {rt::detail::ArgKind::Tracked, ce.params[i].dir, ce.params[i].type, a, a, nullptr};
     }
     rt::Version* result = rt::detail::submit(ce, specs.data(), ce.nparams);
-    if (result) {
+    if (ce.result) {
       void* r = job.args[ce.nparams].get();
       rt::detail::assign(*ce.result, r, r, result);
       rt::detail::sync(r, false);
+    } else {
+      rt::detail::release(result);  // a void CE's: its outputs are synced below
     }
     for (std::size_t i = 0; i < ce.nparams; ++i) {
       if (ce.params[i].dir != rt::Dir::In) rt::detail::sync(job.args[i].get(), false);

@@ -1,5 +1,6 @@
 // seqfuzz regression: the sequential program stops at the throwing call; the instrumented one
-// throws at the read of its result, so the call between them (vbump) has run.
+// threw at the read of its result, so the call between them (vbump) had run, until ceic waited
+// for CE calls inside try blocks at the call.
 #include "ces.hpp"
 #include "digest.hpp"
 

@@ -1,5 +1,6 @@
 // seqfuzz regression: the sequential program catches the CE's std::domain_error; the instrumented
-// one gets a cei::rt::TaskError (a std::runtime_error nesting it), which that handler misses.
+// one got a cei::rt::TaskError (a std::runtime_error nesting it), which that handler missed, until
+// the runtime rethrew the CE's own exception.
 #include "ces.hpp"
 #include "digest.hpp"
 

@@ -47,12 +47,13 @@ struct ArgSpec {
   Version* version;  // Pending: a task output (reference transferred to the runtime)
 };
 
-// Submits a task; returns the result's version (retained for the caller), or null for void.
+// Submits a task; returns the result's version (retained for the caller); for a void CE, a
+// version that settles with the task.
 Version* submit(const CeInfo& ce, ArgSpec* args, std::size_t n);
 // The host variable at `target` (under `root`) now has `v` as its latest value (no copy yet).
 void assign(const TypeOps& type, void* target, const void* root, Version* v);
-// Waits for v and moves/copies its value into `dst` (an object of v's type). Rethrows a task's
-// failure with the CE's name.
+// Waits for v and moves/copies its value into `dst` (an object of v's type; null for a void CE:
+// only waits). Rethrows a task's failure: the exception its CE threw, or a TaskError.
 void get(Version* v, void* dst);
 // Host use of everything under `root` (or keyed at `root`): waits for writers and brings host
 // copies up to date; `write` also waits for tasks reading the host objects and forgets the data.
@@ -72,7 +73,8 @@ class Pending {
   ~Pending() {
     if (v_) detail::release(v_);
   }
-  // The value, waiting for it: used where the result feeds ordinary host code.
+  // The value, waiting for it: used where the result feeds ordinary host code, and inside try
+  // blocks, where a void CE's task is waited for too, so that its exception is thrown at the call.
   R get() && {
     if constexpr (!std::is_void_v<R>) {
       R r{};
