@@ -231,8 +231,13 @@ class Gen:
         ]
         if self.on("realloc") and self.r.random() < 0.3:
             self.forms.add("realloc")
-            # Not sc or accs: the program keeps pointers into them (ps, pa).
-            return [self.r.choice(["rows.push_back(a);", "tiles.push_back(M);"])]
+            # Not sc or accs: the program keeps pointers into them (ps, pa); not the container a
+            # range-for walks (r over rows, t over tiles): that is undefined in the -seq program.
+            # Nor rows while rr may be one of its elements.
+            grow = [g for g, walkers in (("rows.push_back(a);", {"r", "rr"}), ("tiles.push_back(M);", {"t"}))
+                    if not walkers & ctx]
+            if grow:
+                return [self.r.choice(grow)]
         if "i" in ctx and self.r.random() < 0.3:
             self.forms.add("loop")
             return [f"sc[i] = std::fmod(sc[i] + {v}, 1009.0);"]
