@@ -106,6 +106,7 @@ class RemotePlatform : public rt::Platform {
  public:
   RemotePlatform(std::string name, std::string url, std::string token, RemoteOptions o)
       : name_(std::move(name)), opt_(o), backoff_(o.retry_after) {
+    set_prices({o.price_per_gb, o.price_per_hour});
     ClientOptions c;
     c.timeout = o.timeout;
     c.validate_certificates = o.validate_certificates;

@@ -158,6 +158,24 @@ class Platform {
   // Nothing is in flight (Runtime::drain): report the energy of the tasks that ran here that a
   // meter has yet to report (observe_task_energy, observe_platform_energy). May read a meter.
   virtual void settle_energy() {}
+
+  // What running here costs, in currency units per GB moved to or from the platform and per
+  // hour of execution: the cost model of its forecasts, which the run summary charges for what
+  // ran. Set before the platform is shared (by the platform itself, or by Runtime::add_platform
+  // from the launch config's prices for its name); never changed afterwards.
+  struct Pricing {
+    double per_gb = 0, per_hour = 0;
+  };
+  const Pricing& prices() const { return prices_; }
+  bool prices_set() const { return prices_set_; }
+  void set_prices(Pricing p) {
+    prices_ = p;
+    prices_set_ = true;
+  }
+
+ private:
+  Pricing prices_;
+  bool prices_set_ = false;
 };
 
 }  // namespace cei::rt
