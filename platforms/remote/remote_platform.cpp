@@ -486,9 +486,11 @@ void add_from_env(rt::Runtime& rt) {
       } else if (k == "token") {
         token = v;
       } else if (k == "timeout_ms") {
-        o.timeout = std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
+        o.timeout =
+            std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
       } else if (k == "retry_ms") {
-        o.retry_after = std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
+        o.retry_after =
+            std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
       } else if (k == "per_gb") {
         o.price_per_gb = remote_number(k, v);
       } else if (k == "per_hour") {

@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <thread>
 #include <random>
+#include <thread>
 
 namespace remote_test {
 namespace {

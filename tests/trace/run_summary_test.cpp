@@ -60,7 +60,8 @@ TEST(RunSummary, BusyTimeEnergyWithItsSourceCostAndBytes) {
   EXPECT_NEAR(gpu.busy_s, 0.025, 1e-9);
   EXPECT_NEAR(gpu.energy_j, 2.0, 1e-12);
   EXPECT_EQ(gpu.energy_source, "default");
-  EXPECT_EQ(gpu.cost, 0.0);  // no prices: the forecast's 0.02 is not what the run cost
+  // No prices: the forecast's 0.02 is not what the run cost.
+  EXPECT_EQ(gpu.cost, 0.0);
   EXPECT_EQ(gpu.bytes_moved, 8000u);  // its two inputs went to the device
   EXPECT_EQ(row(s, "MatmulCEI::multiply", "cpu").bytes_moved, 16000u);
 }

@@ -3,8 +3,8 @@
 //
 //   fmt::print(stderr, "{}", cei::rt::trace::format_summary(recorder.snapshot()));
 //
-//   CE                   platform  tasks  failed  busy ms  energy J  energy from      cost     moved
-//   MatmulCEI::multiply  opencl0       6       0  412.000     9.100  nvml         0.000000  12.0 MiB
+//   CE                platform  tasks  failed  busy ms  energy J  energy from      cost     moved
+//   Matmul::multiply  opencl0       6       0  412.000     9.100  nvml         0.000000  12.0 MiB
 //   ...
 //   platform  tasks J  idle J  meter J  energy from
 //   opencl0     9.100  52.400   61.500  nvml
