@@ -6,6 +6,7 @@
 import json
 import re
 import statistics
+import sys
 from pathlib import Path
 
 import report
@@ -119,17 +120,39 @@ def comparison(machines):
     return lines + [""]
 
 
+TARGETS = ("P1: CEI per task <= 1/3 of StarPU dmda", "naive/optimized transfers >= 50x (canny)",
+           "DynPerf <= 1.05x best static", "remote >= 80% of loopback TCP")
+
+
+def readme_targets(m):
+    """(target, measured, met) from the Targets table of bench/results/<m>/README.md: the machine's
+    final word, which may hold re-measurements made after results.json (a row's name may add a
+    note after the target's, "... (16, 64 blocks; re-measured 23:43)")."""
+    readme = RESULTS / m / "README.md"
+    if not readme.is_file():
+        return []
+    out = []
+    for line in readme.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[2] not in ("yes", "NO"):
+            continue
+        for name in TARGETS:
+            if cells[0].startswith(name):
+                out.append((name, cells[1], cells[2] == "yes"))
+    return out
+
+
 def targets(machines):
     lines = ["## Targets of the other issues", "",
              "| target | " + " | ".join(m for m, _ in machines) + " |",
              "|---|" + "---|" * len(machines)]
     rows = {}
-    for i, (_, res) in enumerate(machines):
-        for name, value, met in report.targets(res):
+    for i, (m, res) in enumerate(machines):
+        # The README's table where it has one, so that this page says what the sections below say.
+        for name, value, met in readme_targets(m) or report.targets(res):
             rows.setdefault(name, ["not measured"] * len(machines))[i] = (
                 f"{'met' if met else '**not met**'} ({value})")
-    for name in ("P1: CEI per task <= 1/3 of StarPU dmda", "naive/optimized transfers >= 50x (canny)",
-                 "DynPerf <= 1.05x best static", "remote >= 80% of loopback TCP"):
+    for name in TARGETS:
         lines.append(f"| {name} | " + " | ".join(rows.get(name, ["not measured"] * len(machines)))
                      + " |")
     return lines + [""]
@@ -157,7 +180,15 @@ def main():
             lines += [machine_section(m), ""]
     else:
         lines.append("No results yet: run `bash scripts/bench.sh --quick`.")
-    (REPO / "docs/benchmarks.md").write_text("\n".join(lines))
+    text = "\n".join(lines)
+    page = REPO / "docs/benchmarks.md"
+    if "--check" in sys.argv[1:]:  # the docs.benchmarks test: the page is what the results give
+        if page.read_text() != text:
+            print("docs/benchmarks.md differs from what bench/results gives: run "
+                  "python3 bench/suite/docs.py", file=sys.stderr)
+            sys.exit(1)
+        return
+    page.write_text(text)
     print(f"docs/benchmarks.md: {len(machines)} machine(s)")
 
 

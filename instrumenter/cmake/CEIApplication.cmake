@@ -1,5 +1,5 @@
 # cei_add_application(NAME CEI <headers> SOURCES <files> [KERNELS <files>] [LIBRARIES <targets>]
-#                     [NO_WORKER] [CEIC_OPTIONS <ceic flags, e.g. --no-sync>])
+#                     [NO_WORKER] [NO_INSTALL] [CEIC_OPTIONS <ceic flags, e.g. --no-sync>])
 #
 #   find_package(CEI REQUIRED)
 #   cei_add_application(matmul CEI matmul.cei.hpp SOURCES main.cpp matmul.cpp KERNELS matmul.cl)
@@ -10,9 +10,12 @@
 #   NAME-worker  (when CEI::worker exists, unless NO_WORKER) the registry + the plain sources for a
 #                worker node; the application's main() is renamed so that the worker's main() runs.
 # Set include directories and definitions on NAME: ceic and NAME-seq read them from there.
-# LIBRARIES are linked to all three.
+# LIBRARIES are linked to all three. `cmake --install` puts the three in the prefix's bin/ (the
+# worker is what a node runs), with CEI's library folder in their run path, unless NO_INSTALL or
+# CEI_APPLICATIONS_NO_INSTALL (CEI's own examples, tests and benchmarks) is set.
 function(cei_add_application NAME)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_WORKER" "" "CEI;SOURCES;KERNELS;LIBRARIES;CEIC_OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_WORKER;NO_INSTALL" ""
+                        "CEI;SOURCES;KERNELS;LIBRARIES;CEIC_OPTIONS")
   if(NOT ARG_CEI OR NOT ARG_SOURCES)
     message(FATAL_ERROR "cei_add_application(${NAME}): CEI and SOURCES are required")
   endif()
@@ -95,5 +98,15 @@ function(cei_add_application NAME)
                                "$<TARGET_PROPERTY:${NAME},COMPILE_DEFINITIONS>"
                                main=cei_application_main_)
     target_link_libraries(${NAME}-worker PRIVATE CEI::worker ${ARG_LIBRARIES})
+  endif()
+
+  if(NOT ARG_NO_INSTALL AND NOT CEI_APPLICATIONS_NO_INSTALL)
+    set(programs ${NAME} ${NAME}-seq)
+    if(TARGET ${NAME}-worker)
+      list(APPEND programs ${NAME}-worker)
+    endif()
+    # An installed program still finds libcei_runtime where CEI was installed.
+    set_target_properties(${programs} PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
+    install(TARGETS ${programs})  # bin/, or CMAKE_INSTALL_BINDIR
   endif()
 endfunction()

@@ -16,7 +16,9 @@
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/runtime.hpp>
 
+#include <algorithm>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <future>
@@ -104,6 +106,7 @@ class RemotePlatform : public rt::Platform {
  public:
   RemotePlatform(std::string name, std::string url, std::string token, RemoteOptions o)
       : name_(std::move(name)), opt_(o), backoff_(o.retry_after) {
+    set_prices({o.price_per_gb, o.price_per_hour});
     ClientOptions c;
     c.timeout = o.timeout;
     c.validate_certificates = o.validate_certificates;
@@ -451,6 +454,16 @@ void RemoteReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
   }).detach();
 }
 
+// A number of CEI_REMOTE's `key`, the whole text of `v` and at least 0, or an invalid_argument
+// that names the key.
+double remote_number(const std::string& k, const std::string& v) {
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !(x >= 0))
+    throw std::invalid_argument("CEI_REMOTE: " + k + ": expected a number >= 0, got '" + v + "'");
+  return x;
+}
+
 // CEI_REMOTE="name=url,token=T[,timeout_ms=N][,retry_ms=N][,per_gb=P][,per_hour=P];name2=..."
 void add_from_env(rt::Runtime& rt) {
   const char* env = std::getenv("CEI_REMOTE");
@@ -473,18 +486,24 @@ void add_from_env(rt::Runtime& rt) {
       } else if (k == "token") {
         token = v;
       } else if (k == "timeout_ms") {
-        o.timeout = std::chrono::milliseconds(std::stol(v));
+        o.timeout =
+            std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
       } else if (k == "retry_ms") {
-        o.retry_after = std::chrono::milliseconds(std::stol(v));
+        o.retry_after =
+            std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
       } else if (k == "per_gb") {
-        o.price_per_gb = std::stod(v);
+        o.price_per_gb = remote_number(k, v);
       } else if (k == "per_hour") {
-        o.price_per_hour = std::stod(v);
+        o.price_per_hour = remote_number(k, v);
       } else {
         throw std::invalid_argument("CEI_REMOTE: unknown key '" + k + "'");
       }
     }
-    rt.add_platform(make_remote_platform(name, url, token, o));
+    try {
+      rt.add_platform(make_remote_platform(name, url, token, o));
+    } catch (const std::invalid_argument& e) {  // the URL
+      throw std::invalid_argument("CEI_REMOTE: " + name + ": " + e.what());
+    }
   }
 }
 
@@ -506,7 +525,14 @@ void add_remote_platforms(rt::Runtime& rt) {
     if (p.power_configured) o.power_w = p.power.idle_w;  // the host idles while the node works
     rt.add_platform(make_remote_platform(p.name, p.url, p.token, o));
   }
-  add_from_env(rt);
+  try {
+    add_from_env(rt);
+  } catch (const std::invalid_argument& e) {
+    // As a mistake in the launch config (docs/policies.md): the program must not run without the
+    // nodes the user asked for.
+    std::fprintf(stderr, "cei: %s\n", e.what());
+    std::exit(2);
+  }
 }
 
 const bool registered = rt::register_platform_factory("remote", add_remote_platforms);

@@ -19,8 +19,7 @@ std::mutex alias_mu;
 std::condition_variable alias_cv;
 std::unordered_map<const void*, int> live_aliases;  // under alias_mu
 
-constexpr std::uint64_t kUnnamedBase = std::uint64_t{1} << 48;
-std::atomic<std::uint64_t> unnamed_ids{kUnnamedBase};
+std::atomic<std::uint64_t> unnamed_ids{kRuntimeDatumBase + 1};
 }  // namespace
 
 void host_alias_created(const void* host) {

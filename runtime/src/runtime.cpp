@@ -509,6 +509,14 @@ Runtime* Runtime::if_started() noexcept {
 
 void Runtime::add_platform(std::unique_ptr<Platform> p) {
   Platform* raw = p.get();
+  if (!raw->prices_set()) {
+    try {
+      if (const PlatformConfig* c = launch_config().find(raw->name()))
+        raw->set_prices({c->prices.per_gb, c->prices.per_hour});
+    } catch (const ConfigError&) {
+      // Reported by the policy factory, which stops the program; the platform charges nothing.
+    }
+  }
   {
     std::lock_guard g(impl_->owned_mu);
     impl_->owned.push_back(std::move(p));

@@ -9,7 +9,7 @@ namespace cei::rt::trace {
 namespace {
 
 PlatformRecord describe(const Platform& p) {
-  return {p.name(), p.kind(), p.workers()};
+  return {p.name(), p.kind(), p.workers(), p.prices()};
 }
 
 // Observers receive `const Task&`, but Task's accessors are not const-qualified; reading through

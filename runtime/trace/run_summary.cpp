@@ -49,7 +49,6 @@ Summary summarize(const RunRecord& run) {
     }
     if (!source.empty())
       r.energy_source = r.energy_source.empty() || r.energy_source == source ? source : "mixed";
-    if (chosen_ran) r.cost += chosen->cost;
 
     const std::size_t reported = t.timing.bytes_in + t.timing.bytes_out;
     auto it = transferred.find(t.id);
@@ -58,6 +57,10 @@ Summary summarize(const RunRecord& run) {
   }
   std::map<std::string, PlatformEnergyRow> energy;
   for (auto& [key, row] : rows) {
+    // What the run cost: the platform's prices for the time its tasks ran and the bytes it moved.
+    if (const PlatformRecord* p = run.find_platform(row.platform))
+      row.cost = p->prices.per_hour * row.busy_s / 3600 +
+                 p->prices.per_gb * static_cast<double>(row.bytes_moved) / 1e9;
     if (row.platform != "-") {
       PlatformEnergyRow& e = energy[row.platform];
       e.platform = row.platform;
@@ -150,7 +153,7 @@ std::string format_summary(const Summary& s) {
                                     fmt::format("{:.3f}", r.busy_s * 1e3),
                                     fmt::format("{:.3f}", r.energy_j),
                                     r.energy_source,
-                                    fmt::format("{:.4f}", r.cost),
+                                    fmt::format("{:.6f}", r.cost),
                                     human_bytes(r.bytes_moved)};
   };
   for (const SummaryRow& r : s.rows) {

@@ -1,8 +1,10 @@
-# A new user's first build: CEI installed into a prefix, the worked example of docs/language.md
-# (app/) configured outside the CEI build with CMake's default generator (or GENERATOR), built,
-# run, and its output compared with its -seq twin's.
+# A new user's first build: CEI installed into a prefix (its TOOLS on the prefix's bin/), the
+# worked example of docs/language.md (app/) configured outside the CEI build with CMake's default
+# generator (or GENERATOR), built, installed into a prefix of its own, run from there, and its
+# output compared with its -seq twin's.
 #   cmake -DCEI_BUILD=<CEI build dir> -DSRC=app -DBIN=<scratch dir> [-DGENERATOR=Ninja]
-#         [-DCOMPILER=...] [-DCXX_FLAGS=...] [-DLINKER_FLAGS=...] -P install_app.cmake
+#         [-DTOOLS=ceic,cei-trace,...] [-DCOMPILER=...] [-DCXX_FLAGS=...] [-DLINKER_FLAGS=...]
+#         -P install_app.cmake
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${BIN}")
 set(prefix "${BIN}/prefix")
@@ -16,6 +18,17 @@ endmacro()
 
 run("cmake --install ${CEI_BUILD} --prefix ${prefix}"
     "${CMAKE_COMMAND}" --install "${CEI_BUILD}" --prefix "${prefix}")
+# The tools a user runs are on the prefix's bin/; CEI's own examples are not installed.
+string(REPLACE "," ";" TOOLS "${TOOLS}")
+foreach(tool IN LISTS TOOLS)
+  if(NOT EXISTS "${prefix}/bin/${tool}")
+    file(GLOB installed RELATIVE "${prefix}" "${prefix}/bin/*")
+    message(FATAL_ERROR "cmake --install put no ${tool} in ${prefix}/bin (it holds: ${installed})")
+  endif()
+endforeach()
+if(EXISTS "${prefix}/bin/matmul-worker")
+  message(FATAL_ERROR "CEI's install holds its examples (${prefix}/bin/matmul-worker)")
+endif()
 
 # No -G unless GENERATOR is given, and no CMAKE_GENERATOR from the environment: what a user who
 # types the README's command gets (Unix Makefiles on Linux).
@@ -47,12 +60,22 @@ if(NOT at GREATER -1)
   message(FATAL_ERROR "the application found CEI elsewhere than in ${prefix}: ${cei_dir}")
 endif()
 
-set(program "${BIN}/build/saxpy")
-foreach(exe "${program}" "${program}-seq" "${program}-worker")
-  if(NOT EXISTS "${exe}")
-    message(FATAL_ERROR "the build did not produce ${exe}")
+foreach(exe saxpy saxpy-seq saxpy-worker)
+  if(NOT EXISTS "${BIN}/build/${exe}")
+    message(FATAL_ERROR "the build did not produce ${BIN}/build/${exe}")
   endif()
 endforeach()
+# The application's own install puts the three on its prefix's bin/, the worker node's program
+# among them; they run from there (CEI's library folder is in their run path).
+run("cmake --install ${BIN}/build --prefix ${BIN}/app"
+    "${CMAKE_COMMAND}" --install "${BIN}/build" --prefix "${BIN}/app")
+set(program "${BIN}/app/bin/saxpy")
+foreach(exe "${program}" "${program}-seq" "${program}-worker")
+  if(NOT EXISTS "${exe}")
+    message(FATAL_ERROR "the application's install did not produce ${exe}")
+  endif()
+endforeach()
+run("${program}-worker --help" "${program}-worker" --help)
 # stdout only: the runtime may log to stderr.
 macro(run_program var)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE ${var} ERROR_VARIABLE err)

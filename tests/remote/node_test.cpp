@@ -1,5 +1,6 @@
 // A real worker process: data round trips byte for byte, tasks give what local calls give,
-// long polls return when the task ends, failures come back with the CE's message.
+// long polls return when the task ends, failures come back with the CE's message, a task is
+// `running` (docs/rest-api.yaml) while a thread of the node runs it.
 #include "node_client.hpp"
 #include "test_app.hpp"
 #include "worker_process.hpp"
@@ -8,6 +9,7 @@
 
 #include <chrono>
 #include <random>
+#include <thread>
 
 namespace remote_test {
 namespace {
@@ -136,6 +138,21 @@ TEST(RemoteNode, LongPollReturnsWhenTheTaskEnds) {
   auto f = node.forecast("TestCEI", "nap", 4);
   EXPECT_EQ(f["source"], "measured");
   EXPECT_NEAR(f["exec_s"].get<double>(), 0.3, 0.2);
+}
+
+TEST(RemoteNode, StateIsRunningWhileTheTaskRuns) {
+  WorkerProcess worker;
+  cei::remote::NodeClient node(worker.url(), worker.token());
+  put(node, "ms", 600);
+  auto t = node.submit({"TestCEI", "nap", {{Dir::In, "ms", ""}}, "r"});
+  std::string state = node.status(t).state;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (state == "queued" && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    state = node.status(t).state;
+  }
+  EXPECT_EQ(state, "running");  // the nap holds its thread for 600 ms
+  EXPECT_EQ(node.status(t, 20000).state, "done");
 }
 
 }  // namespace

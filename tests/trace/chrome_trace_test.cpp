@@ -121,7 +121,7 @@ TEST(ChromeTrace, FlowArrowsJoinEveryProducerToItsConsumer) {
 TEST(ChromeTrace, TasksThatOverlapOnALaneTakeTracksOfTheirOwn) {
   RunRecord run;
   run.origin = Clock::now();
-  run.platforms.push_back({"opencl0", "opencl", 1});
+  run.platforms.push_back({"opencl0", "opencl", 1, {}});
   auto at = [&](int ms) { return run.origin + std::chrono::milliseconds(ms); };
   auto task = [&](std::uint64_t id, int from, int to) {
     TaskRecord t;

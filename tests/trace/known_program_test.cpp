@@ -71,13 +71,21 @@ TEST_F(KnownProgram, TraceHoldsEveryTaskWithItsPlatformTimesAndForecasts) {
 TEST_F(KnownProgram, GraphHasExactlyTheProgramsDependencies) {
   ASSERT_EQ(status_, 0) << slurp(dir_ / "err.txt");
   const std::string dot = slurp(dir_ / "graph.dot");
-  const std::regex edge(R"re(t(\d+) -> t(\d+) \[label="d\d+v\d+"\])re");
+  // d<N>: a program variable; r<N>: a value the runtime made (c, combine's result), never the
+  // raw datum id "d281474976710657v1".
+  const std::regex edge(R"re(t(\d+) -> t(\d+) \[label="([dr]\d+v\d+)"\])re");
   std::set<std::pair<int, int>> edges;
+  std::map<std::pair<int, int>, std::string> labels;
   for (auto it = std::sregex_iterator(dot.begin(), dot.end(), edge); it != std::sregex_iterator();
-       ++it)
+       ++it) {
     edges.insert({std::stoi((*it)[1]), std::stoi((*it)[2])});
+    labels[std::pair(std::stoi((*it)[1]), std::stoi((*it)[2]))] = (*it)[3];
+  }
   const std::set<std::pair<int, int>> expected = {{1, 2}, {1, 3}, {2, 3}, {1, 4}, {3, 4}};
-  EXPECT_EQ(edges, expected);
+  EXPECT_EQ(edges, expected) << dot;
+  const std::string c = labels[std::pair(3, 4)];
+  EXPECT_EQ(c.rfind('r', 0), 0u) << c;
+  for (const auto& [e, label] : labels) EXPECT_LE(label.size(), 6u) << label;
 }
 
 TEST_F(KnownProgram, SummaryCountsTheFourTasks) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <sstream>
 
 namespace cei::rt::trace {
@@ -59,9 +60,45 @@ TEST(RunSummary, BusyTimeEnergyWithItsSourceCostAndBytes) {
   EXPECT_NEAR(gpu.busy_s, 0.025, 1e-9);
   EXPECT_NEAR(gpu.energy_j, 2.0, 1e-12);
   EXPECT_EQ(gpu.energy_source, "default");
-  EXPECT_NEAR(gpu.cost, 0.02, 1e-12);
+  // No prices: the forecast's 0.02 is not what the run cost.
+  EXPECT_EQ(gpu.cost, 0.0);
   EXPECT_EQ(gpu.bytes_moved, 8000u);  // its two inputs went to the device
   EXPECT_EQ(row(s, "MatmulCEI::multiply", "cpu").bytes_moved, 16000u);
+}
+
+// The cost column is what the run cost: the busy time at the platform's price per hour plus the
+// bytes it moved at its price per GB, not the forecasts' figures (0.01 and 0.02 per task here).
+TEST(RunSummary, CostIsBusyTimeAndBytesAtThePlatformsPrices) {
+  test::KnownRun run;
+  run.gpu.set_prices({0.09, 0.5});
+  Recorder rec(run.origin);
+  run.play(rec);
+  const Summary s = summarize(rec.snapshot());
+  const SummaryRow& gpu = row(s, "MatmulCEI::multiply", "opencl0");
+  EXPECT_NEAR(gpu.cost, 0.5 * 0.025 / 3600 + 0.09 * 8000 / 1e9, 1e-15);
+  EXPECT_EQ(row(s, "MatmulCEI::multiply", "cpu").cost, 0.0);
+  EXPECT_EQ(row(s, "MatmulCEI::init", "cpu").cost, 0.0);
+}
+
+// 2.6 s of a node at 0.5 per hour cost 0.000361: the table shows it, not 0.0000.
+TEST(RunSummary, ASmallCostIsPrinted) {
+  test::FixedPlatform node{"node1", "remote", 4};
+  node.set_prices({0, 0.5});
+  test::FixedTask t(1, test::kInit, {});
+  const Clock::time_point t0 = Clock::now();
+  t.timing().start = t0;
+  t.timing().end = t0 + std::chrono::milliseconds(2600);
+  Recorder rec(t0);
+  const Candidate c[] = {{&node, {}}};
+  rec.task_submitted(t, {}, c, 0, "dynperf");
+  rec.task_started(t, node, 0);
+  rec.task_finished(t, node, 0, false);
+  const Summary s = summarize(rec.snapshot());
+  ASSERT_EQ(s.rows.size(), 1u);
+  EXPECT_NEAR(s.rows[0].busy_s, 2.6, 1e-9);
+  EXPECT_NEAR(s.rows[0].cost, 2.6 * 0.5 / 3600, 1e-12);
+  const std::string text = format_summary(s);
+  EXPECT_NE(text.find(" 0.000361 "), std::string::npos) << text;
 }
 
 // A platform that says where its joules came from (the power model here, with no sensor read)

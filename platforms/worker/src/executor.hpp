@@ -21,6 +21,7 @@ struct Job {
   // One object per parameter (Out/InOut ones are fresh storage that receives the value), then
   // the result's storage for a non-void CE.
   std::vector<std::shared_ptr<void>> args;
+  std::function<void()> started;                 // when a thread takes it up, if set
   std::function<void(std::exception_ptr)> done;  // called once, on any thread
 };
 

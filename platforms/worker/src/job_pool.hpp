@@ -54,6 +54,7 @@ class JobPool {
       }
       std::exception_ptr error;
       try {
+        if (job.started) job.started();
         execute_(job);
       } catch (...) {
         error = std::current_exception();

@@ -579,6 +579,10 @@ struct Node::Impl final : HttpHandler {
       tasks[id] = state;
     }
     auto start = std::chrono::steady_clock::now();
+    job.started = [state] {
+      std::lock_guard lock(state->mu);
+      state->state = "running";
+    };
     job.done = [this, state, outputs, ce, in_bytes, start,
                 args = job.args](std::exception_ptr error) {
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

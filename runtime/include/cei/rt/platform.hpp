@@ -89,12 +89,19 @@ class Version {
   virtual void fail(std::exception_ptr e) = 0;
 };
 
-// "d3v2": datum 3, version 2, as traces, graphs and logs name values. Appended, not
-// `"d" + std::to_string(...)`: GCC 12 at -O3 inlines that operator+ into a memcpy it then
-// reports as overlapping (-Wrestrict, a false positive). Thread-safe.
+// Datum ids from here up belong to values the runtime made itself (a CE's result, a copy taken
+// for a task); below, to the program's variables, numbered from 1 as the runtime meets them.
+constexpr std::uint64_t kRuntimeDatumBase = std::uint64_t{1} << 48;
+
+// "d3v2": datum 3 (a program variable), version 2, as traces, graphs and logs name values; "r5v1"
+// for the 5th value the runtime made (datum kRuntimeDatumBase + 5), so that no name reads
+// "d281474976710661v1". Appended, not `"d" + std::to_string(...)`: GCC 12 at -O3 inlines that
+// operator+ into a memcpy it then reports as overlapping (-Wrestrict, a false positive).
+// Thread-safe.
 inline std::string version_name(std::uint64_t datum, std::uint32_t number) {
-  std::string name = "d";
-  name += std::to_string(datum);
+  const bool made = datum >= kRuntimeDatumBase;
+  std::string name(1, made ? 'r' : 'd');
+  name += std::to_string(made ? datum - kRuntimeDatumBase : datum);
   name += 'v';
   name += std::to_string(number);
   return name;
@@ -151,6 +158,24 @@ class Platform {
   // Nothing is in flight (Runtime::drain): report the energy of the tasks that ran here that a
   // meter has yet to report (observe_task_energy, observe_platform_energy). May read a meter.
   virtual void settle_energy() {}
+
+  // What running here costs, in currency units per GB moved to or from the platform and per
+  // hour of execution: the cost model of its forecasts, which the run summary charges for what
+  // ran. Set before the platform is shared (by the platform itself, or by Runtime::add_platform
+  // from the launch config's prices for its name); never changed afterwards.
+  struct Pricing {
+    double per_gb = 0, per_hour = 0;
+  };
+  const Pricing& prices() const { return prices_; }
+  bool prices_set() const { return prices_set_; }
+  void set_prices(Pricing p) {
+    prices_ = p;
+    prices_set_ = true;
+  }
+
+ private:
+  Pricing prices_;
+  bool prices_set_ = false;
 };
 
 }  // namespace cei::rt

@@ -76,6 +76,7 @@ struct PlatformRecord {
   std::string name;
   std::string kind;  // "cpu" | "opencl" | "remote"
   std::size_t workers = 0;
+  Platform::Pricing prices;  // what running there costs (Platform::prices)
 };
 
 // A metered platform's last account of the run (Observer::platform_energy).

@@ -3,8 +3,8 @@
 //
 //   fmt::print(stderr, "{}", cei::rt::trace::format_summary(recorder.snapshot()));
 //
-//   CE                   platform  tasks  failed  busy ms  energy J  energy from    cost     moved
-//   MatmulCEI::multiply  opencl0       6       0  412.000     9.100  nvml         0.0000  12.0 MiB
+//   CE                platform  tasks  failed  busy ms  energy J  energy from      cost     moved
+//   Matmul::multiply  opencl0       6       0  412.000     9.100  nvml         0.000000  12.0 MiB
 //   ...
 //   platform  tasks J  idle J  meter J  energy from
 //   opencl0     9.100  52.400   61.500  nvml
@@ -27,7 +27,9 @@ struct SummaryRow {
   // "measured" (the platform reported it), the forecast's source ("regression", "default"), or
   // "mixed" when the row's tasks disagree.
   std::string energy_source;
-  double cost = 0;  // as forecast at decision time: platforms report no cost afterwards
+  // What the tasks cost: busy_s at the platform's price per hour plus bytes_moved at its price
+  // per GB (Platform::prices; 0 where it has none).
+  double cost = 0;
   std::size_t bytes_moved = 0;
 };
 
