@@ -4,28 +4,54 @@
   rule_check.py CEIC SRC OUT -- CEIC_ARGS...
 
 SRC's comments hold what ceic must do with it:
-  // RULE: name                      the rule the file tests (named in every failure)
+  // RULE: name                      the rule the file tests: the file's name without .cpp (named
+                                     in every failure, and in the ctest name instrumenter.rule.NAME)
   code;  // expected-error@COL {{text}}   ceic reports an error on this line at column COL whose
   code;  // expected-note@COL {{text}}    message contains text (a note likewise)
   // CHECK: text                     the rewritten source holds text (comments left out), after
                                      the previous CHECK's match
   // CHECK-NOT: text                 the rewritten source does not hold text
-A file with expected errors must be refused with exactly those diagnostics; a file without must
-be accepted with none.
+  // -----                           ends a case (as clang's -split-input-file)
+The lines before the first `// -----` are the prelude (includes, shared declarations); each case
+after one is instrumented on its own, with the prelude, every other case's lines left blank so
+that lines and columns stay those of SRC. A case with expected errors must be refused with exactly
+those diagnostics; a case without must be accepted with none, and its rewrite hold its CHECKs.
+So one file holds a rule's positive cases (what it rewrites) and its negative ones (near forms it
+must leave alone, or refuse).
 """
+import os
 import re
 import subprocess
 import sys
 
+SEPARATOR = re.compile(r"^\s*// -----")
 
-def main():
-    ceic, src, out = sys.argv[1:4]
-    ceic_args = sys.argv[sys.argv.index("--") + 1:]
-    text = open(src, encoding="utf-8").read().splitlines()
-    rule = next((m.group(1) for line in text
-                 for m in [re.search(r"// RULE: (\S+)", line)] if m), src)
+
+def cases_of(text):
+    """[(prelude, first line, lines)]: the prelude's lines, then each case's, 1-based."""
+    bounds = [i for i, line in enumerate(text) if SEPARATOR.match(line)]
+    if not bounds:
+        return [(0, 0, len(text))]
+    cases = []
+    for k, start in enumerate(bounds):
+        end = bounds[k + 1] if k + 1 < len(bounds) else len(text)
+        cases.append((bounds[0], start + 1, end))
+    return cases
+
+
+def check_case(ceic, ceic_args, src, text, prelude_end, begin, end, work):
+    name = os.path.basename(src)
+    lines = [line if i < prelude_end or begin <= i < end else "" for i, line in enumerate(text)]
+    os.makedirs(work, exist_ok=True)
+    case_src = os.path.join(work, name)
+    case_out = os.path.join(work, "instrumented_" + name)
+    with open(case_src, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    if os.path.exists(case_out):
+        os.remove(case_out)
     expected, checks, check_nots = [], [], []
-    for number, line in enumerate(text, 1):
+    for number in range(begin + 1, end + 1):
+        line = text[number - 1]
         for kind, col, msg in re.findall(r"expected-(error|note)@(\d+) \{\{(.*?)\}\}", line):
             expected.append((number, int(col), kind, msg))
         m = re.search(r"// CHECK: (.*)$", line)
@@ -35,13 +61,12 @@ def main():
         if m:
             check_nots.append((number, m.group(1).strip()))
 
-    run = subprocess.run([ceic, "--instrument", src, "-o", out, *ceic_args],
+    run = subprocess.run([ceic, "--instrument", case_src, "-o", case_out, *ceic_args],
                          capture_output=True, text=True)
-    name = src.rsplit("/", 1)[-1]
     got = []
     for line in run.stderr.splitlines():
         m = re.match(r"(.*?):(\d+):(\d+): (error|note|warning): (.*)$", line)
-        if m and m.group(1).rsplit("/", 1)[-1] == name:
+        if m and os.path.basename(m.group(1)) == name:
             got.append((int(m.group(2)), int(m.group(3)), m.group(4), m.group(5)))
     failures = []
     for exp in expected:
@@ -53,31 +78,60 @@ def main():
                    for e in expected):
             failures.append(f"{name}:{g[0]}:{g[1]}: unexpected {g[2]}: {g[3]}")
     if expected and run.returncode == 0:
-        failures.append(f"{name}: ceic accepted the file; expected it to refuse")
-    if not expected:
-        if run.returncode != 0:
-            failures.append(f"{name}: ceic refused the file:\n{run.stderr}")
-        else:
-            rewritten = "\n".join(line.split("//", 1)[0]
-                                  for line in open(out, encoding="utf-8").read().splitlines())
-            at = 0
-            for line, want in checks:
-                found = rewritten.find(want, at)
-                if found < 0:
-                    failures.append(f"{name}:{line}: CHECK not found (after the previous "
-                                    f"match): {want}")
-                else:
-                    at = found + len(want)
-            for line, unwanted in check_nots:
-                if unwanted in rewritten:
-                    failures.append(f"{name}:{line}: CHECK-NOT found: {unwanted}")
+        failures.append(f"{name}:{begin + 1}: ceic accepted the case; expected it to refuse")
+    if (expected and run.returncode != 2) or (not expected and run.returncode not in (0, 2)):
+        failures.append(f"{name}:{begin + 1}: ceic exited with {run.returncode}, not 0 or 2")
+    if not expected and run.returncode != 0:
+        failures.append(f"{name}:{begin + 1}: ceic refused the case")
+    if (checks or check_nots) and run.returncode == 0:
+        rewritten = "\n".join(line.split("//", 1)[0]
+                              for line in open(case_out, encoding="utf-8").read().splitlines())
+        at = 0
+        for line, want in checks:
+            found = rewritten.find(want, at)
+            if found < 0:
+                failures.append(f"{name}:{line}: CHECK not found (after the previous "
+                                f"match): {want}")
+            else:
+                at = found + len(want)
+        for line, unwanted in check_nots:
+            if unwanted in rewritten:
+                failures.append(f"{name}:{line}: CHECK-NOT found: {unwanted}")
+    elif (checks or check_nots) and expected:
+        failures.append(f"{name}:{begin + 1}: a case both refused and CHECKed: split it")
+    if failures:
+        failures.append(f"--- ceic said (case at line {begin + 1}):\n{run.stderr}")
+        if run.returncode == 0:
+            failures.append(f"--- rewritten: {case_out}")
+    return failures, len(expected), len(checks) + len(check_nots)
+
+
+def main():
+    ceic, src, out = sys.argv[1:4]
+    ceic_args = sys.argv[sys.argv.index("--") + 1:]
+    text = open(src, encoding="utf-8").read().splitlines()
+    stem = os.path.splitext(os.path.basename(src))[0]
+    rule = next((m.group(1) for line in text
+                 for m in [re.search(r"// RULE: (\S+)", line)] if m), None)
+    failures = []
+    if rule != stem:
+        failures.append(f"{os.path.basename(src)}: '// RULE: {stem}' missing (found: {rule})")
+        rule = rule or stem
+    n_diags = n_checks = 0
+    cases = cases_of(text)
+    for k, (prelude_end, begin, end) in enumerate(cases):
+        f, d, c = check_case(ceic, ceic_args, src, text, prelude_end, begin, end,
+                             f"{out}.d/case{k + 1}")
+        failures += f
+        n_diags += d
+        n_checks += c
+    if n_diags + n_checks == 0:
+        failures.append(f"{os.path.basename(src)}: no expectations")
     if failures:
         print(f"rule {rule}: FAILED")
         print("\n".join(failures))
-        print("--- ceic said:\n" + run.stderr)
         return 1
-    print(f"rule {rule}: {len(expected)} diagnostics, {len(checks) + len(check_nots)} checks "
-          "as expected")
+    print(f"rule {rule}: {len(cases)} cases, {n_diags} diagnostics, {n_checks} checks as expected")
     return 0
 
 

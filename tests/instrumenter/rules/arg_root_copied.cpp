@@ -1,4 +1,4 @@
-// RULE: arg-root-copied
+// RULE: arg_root_copied
 // An `in` argument whose root the analysis cannot name (but not behind a pointer) is copied at
 // the call; a CE result whose target cannot be rooted is assigned by the host after a wait; an
 // `in` passed as std::move(v) is read in place, not moved from.

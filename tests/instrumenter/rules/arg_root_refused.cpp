@@ -1,4 +1,4 @@
-// RULE: arg-root-refused
+// RULE: arg_root_refused
 // Arguments whose storage the analysis cannot name are build errors at the argument.
 #include <functional>
 #include <memory>

@@ -1,4 +1,4 @@
-// RULE: arg-root-tracked
+// RULE: arg_root_tracked
 // Arguments reached through element accessors, accessor functions and lambdas, and reference
 // locals are tracked under the variable they belong to (docs/instrumenter.md).
 #include "ops.hpp"

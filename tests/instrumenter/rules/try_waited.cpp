@@ -1,4 +1,4 @@
-// RULE: try-waited
+// RULE: try_waited
 // A CE call inside the block of a try statement (nested blocks, a function-try-block and a handler
 // inside an outer try block included) is waited for at the call, void calls too, so that its
 // exception is thrown there, as in the sequential program: the forms that do not wait (assign,
