@@ -144,6 +144,10 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
         continue;
       }
       if (llvm::isa<CXXThisExpr>(base)) return found(this_member(field, f ? nullptr : m, f, depth));
+      // `it->f`: the base is the iterator's (or smart pointer's) operator->.
+      if (const auto* arrow = llvm::dyn_cast<CXXOperatorCallExpr>(base);
+          arrow && arrow->getOperator() == OO_Arrow)
+        return opaque(e, "a member reached through an iterator or smart pointer", true);
       return opaque(e, "a member reached through a pointer", true);
     }
     if (const auto* s = llvm::dyn_cast<ArraySubscriptExpr>(e)) {
