@@ -405,7 +405,8 @@ bool Planner::plan_call(const CeCall& c) {
                                        "from outside the class");
       return false;
     }
-    if (!obj->isGLValue() && !callee->isArrow()) {
+    // `Counter{}.bump(1)`: the object is a temporary materialized for the call (an xvalue).
+    if (!obj->IgnoreParenImpCasts()->isGLValue() && !callee->isArrow()) {
       error(c.call->getBeginLoc(), "ceic: instance CE '" + ce.name +
                                        "' called on a temporary; store the object in a variable");
       return false;

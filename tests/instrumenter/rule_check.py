@@ -119,6 +119,10 @@ def main():
         rule = rule or stem
     n_diags = n_checks = 0
     cases = cases_of(text)
+    for number, line in enumerate(text[:cases[0][0]], 1):
+        if re.search(r"// CHECK|expected-(error|note)@", line):
+            failures.append(f"{os.path.basename(src)}:{number}: an expectation in the prelude "
+                            "(before the first '// -----') is not checked: move it into a case")
     for k, (prelude_end, begin, end) in enumerate(cases):
         f, d, c = check_case(ceic, ceic_args, src, text, prelude_end, begin, end,
                              f"{out}.d/case{k + 1}")
