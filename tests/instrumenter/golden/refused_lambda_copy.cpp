@@ -1,7 +1,0 @@
-#include "ops.hpp"
-
-int main() {
-  Vec v = {1, 2};
-  auto f = [v] { return ops::sum(v); };
-  return static_cast<int>(f());
-}
