@@ -12,6 +12,7 @@ SRC's comments hold what ceic must do with it:
                                      the previous CHECK's match
   // CHECK-NOT: text                 the rewritten source does not hold text
   // -----                           ends a case (as clang's -split-input-file)
+SRC's own folder is on the include path (rules/*.hpp: headers a rule needs).
 The lines before the first `// -----` are the prelude (includes, shared declarations); each case
 after one is instrumented on its own, with the prelude, every other case's lines left blank so
 that lines and columns stay those of SRC. A case with expected errors must be refused with exactly
@@ -109,6 +110,8 @@ def check_case(ceic, ceic_args, src, text, prelude_end, begin, end, work):
 def main():
     ceic, src, out = sys.argv[1:4]
     ceic_args = sys.argv[sys.argv.index("--") + 1:]
+    # Each case is instrumented from a copy elsewhere: its #include "..." still finds SRC's folder.
+    ceic_args += ([] if "--" in ceic_args else ["--"]) + ["-I" + os.path.dirname(os.path.abspath(src))]
     text = open(src, encoding="utf-8").read().splitlines()
     stem = os.path.splitext(os.path.basename(src))[0]
     rule = next((m.group(1) for line in text
