@@ -1,11 +1,17 @@
 # A cei_add_application build that ceic must stop: configures build_errors/ with HEADER as its CEI
-# header, builds its ceic steps with keep-going (so every step that can run, runs) and requires the
-# build to fail with EXPECT1 (and EXPECT2, when given) each in its output exactly once.
+# header (and MAIN, when given, as its first source), builds its ceic steps with keep-going (so
+# every step that can run, runs) and requires the build to fail with EXPECT1 (and EXPECT2, when
+# given) each in its output exactly once, and ABSENT (when given) nowhere in it.
 #   cmake -DSRC=build_errors -DBIN=dir -DCEI_DIR=<CEI build dir> -DGENERATOR=Ninja
-#         -DHEADER=x.cei.hpp -DEXPECT1=text [-DEXPECT2=text] -P build_errors.cmake
+#         -DHEADER=x.cei.hpp [-DMAIN=x.cpp] -DEXPECT1=text [-DEXPECT2=text] [-DABSENT=text]
+#         -P build_errors.cmake
 file(REMOVE_RECURSE "${BIN}")
+set(main)
+if(MAIN)
+  set(main "-DCEI_MAIN=${MAIN}")
+endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" -S "${SRC}" -B "${BIN}" -G "${GENERATOR}"
-                        "-DCEI_DIR=${CEI_DIR}" "-DCEI_HEADER=${HEADER}"
+                        "-DCEI_DIR=${CEI_DIR}" "-DCEI_HEADER=${HEADER}" ${main}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring ${SRC} failed:\n${out}")
@@ -39,4 +45,10 @@ foreach(var EXPECT1 EXPECT2)
                         "--- build output\n${out}")
   endif()
 endforeach()
+if(DEFINED ABSENT)
+  string(FIND "${out}" "${ABSENT}" at)
+  if(at GREATER -1)
+    message(FATAL_ERROR "the build output holds '${ABSENT}':\n${out}")
+  endif()
+endif()
 message(STATUS "the build failed as expected:\n${out}")

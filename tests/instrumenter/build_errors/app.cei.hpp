@@ -1,0 +1,9 @@
+#pragma once
+#include <cei/cei.hpp>
+
+#include "app.hpp"
+
+struct [[cei::interface]] AppCEI {
+  [[cei::method(declaring_class = "app")]]
+  static void scale([[cei::inout]] cei::Vector<float>& x, float alpha);
+};
