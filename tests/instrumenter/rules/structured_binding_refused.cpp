@@ -21,6 +21,23 @@ void instead() {
   // CHECK: ::cei::rt::inout<std::vector<float>>(pr.first, &(pr))
   auto& [first, second] = pr;
   vec::axpy(first, second, pr.second);
-  // CHECK: ::cei::rt::in<std::vector<float>>(static_cast<std::vector<float>>(static_cast<const std::vector<float>&>(first)))
+  // CHECK: ::cei::rt::in<std::vector<float>>(static_cast<std::vector<float>>(static_cast<const std::vector<float>&>(((void)::cei::rt::sync_read(pr), first))))
   // CHECK: ::cei::rt::inout<std::vector<float>>(pr.second, &(pr))
+}
+
+// A host use of a binding of task data waits for all of the object's tasks; a binding of a copy
+// uses the copy, taken after them.
+float host_uses() {
+  std::pair<Row, Row> pr;
+  vec::bump(pr.first, 1.0f);
+  auto& [first, second] = pr;
+  // CHECK: auto& [first, second] = pr;
+  float x = first[0];
+  // CHECK: float x = ((void)::cei::rt::sync_read(pr), first)[0];
+  second[0] = x;
+  // CHECK: ((void)::cei::rt::sync(pr), second)[0] = x;
+  auto [a, b] = pr;
+  // CHECK: auto [a, b] = ::cei::rt::sync_read(pr);
+  return a[0] + b[0];
+  // CHECK: return a[0] + b[0];
 }
