@@ -111,7 +111,9 @@ def main():
     ceic, src, out = sys.argv[1:4]
     ceic_args = sys.argv[sys.argv.index("--") + 1:]
     # Each case is instrumented from a copy elsewhere: its #include "..." still finds SRC's folder.
-    ceic_args += ([] if "--" in ceic_args else ["--"]) + ["-I" + os.path.dirname(os.path.abspath(src))]
+    if "--" not in ceic_args:
+        ceic_args.append("--")
+    ceic_args.append("-I" + os.path.dirname(os.path.abspath(src)))
     text = open(src, encoding="utf-8").read().splitlines()
     stem = os.path.splitext(os.path.basename(src))[0]
     rule = next((m.group(1) for line in text
