@@ -211,7 +211,8 @@ bool Planner::only_reads(const Expr* ref) const {
       e = pe;  // NoOp (adding const), derived-to-base, array decay
       continue;
     }
-    if (llvm::isa<ParenExpr>(pe)) {
+    // A branch of `c ? a : b`: the conditional is used as the branch would be.
+    if (llvm::isa<ParenExpr, AbstractConditionalOperator>(pe)) {
       e = pe;
       continue;
     }

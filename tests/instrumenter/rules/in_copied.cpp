@@ -20,8 +20,8 @@ void copies(bool c) {
   vec::axpy(pick(rows, 1), rows[0], rows[1]);
   // CHECK: ::cei::rt::in<std::vector<float>>(static_cast<std::vector<float>>(static_cast<const std::vector<float>&>(pick(::cei::rt::sync_read(rows), 1))))
   vec::total(c ? rows[0] : rows[1]);
-  // the host copies rows[0] or rows[1] after their tasks
-  // CHECK: ::cei::rt::in<std::vector<float>>(static_cast<std::vector<float>>(static_cast<const std::vector<float>&>(c ? ::cei::rt::sync(rows)[0] : ::cei::rt::sync(rows)[1])))
+  // the host copies rows[0] or rows[1] after the tasks that write them
+  // CHECK: ::cei::rt::in<std::vector<float>>(static_cast<std::vector<float>>(static_cast<const std::vector<float>&>(c ? ::cei::rt::sync_read(rows)[0] : ::cei::rt::sync_read(rows)[1])))
   vec::axpy(make_bag().rows[0], rows[0], rows[1]);
   // CHECK: ::cei::rt::in<std::vector<float>>(static_cast<std::vector<float>>(static_cast<const std::vector<float>&>(make_bag().rows[0])))
 }

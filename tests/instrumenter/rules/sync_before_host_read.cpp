@@ -11,11 +11,13 @@ long consume(const Vec& v);
 long by_value(Vec v);
 
 // -----
-void reads() {
+void reads(bool c) {
   Vec a = {1, 2};
   ops::scale(a, 2);
   long first = a[0];
   // CHECK: long first = ::cei::rt::sync_read(a)[0];
+  long either = c ? a[0] : a[1];
+  // CHECK: long either = c ? ::cei::rt::sync_read(a)[0] : ::cei::rt::sync_read(a)[1];
   std::size_t n = a.size();
   // CHECK: std::size_t n = ::cei::rt::sync_read(a).size();
   consume(a);
@@ -23,8 +25,8 @@ void reads() {
   by_value(a);
   // CHECK: by_value(::cei::rt::sync_read(a));
   long r = ops::sum(a);
-  std::printf("%ld %ld %zu\n", r, first, n);
-  // CHECK: std::printf("%ld %ld %zu\n", ::cei::rt::sync_read(r), first, n);
+  std::printf("%ld %ld %ld %zu\n", r, first, either, n);
+  // CHECK: std::printf("%ld %ld %ld %zu\n", ::cei::rt::sync_read(r), first, either, n);
   std::vector<Row> A(2, Row(2, 1.0f));
   vec::bump(A[0], 1.0f);
   float x = A[0][0];

@@ -7,7 +7,7 @@
 void mutate(Vec& v);
 
 // -----
-void writes() {
+void writes(bool c) {
   Vec a = {1, 2};
   long s = ops::sum(a);
   a[0] = 7;
@@ -22,6 +22,8 @@ void writes() {
   // CHECK: ++::cei::rt::sync(s);
   long* p = &s;
   // CHECK: long* p = &::cei::rt::sync(s);
+  (c ? a[0] : a[1]) = 1;
+  // CHECK: (c ? ::cei::rt::sync(a)[0] : ::cei::rt::sync(a)[1]) = 1;
   (void)p;
 }
 
