@@ -436,6 +436,9 @@ std::optional<std::string> RootFinder::inlined_lambda_call(
 }
 
 std::string RootFinder::advice(const Root& r) {
+  if (r.through_pointer && r.why.find("iterator") != std::string::npos)
+    return "index the container instead (e.g. 'v[i]'), or keep the object in a variable rather "
+           "than behind a smart pointer";
   if (r.through_pointer)
     return "pass the variable, member or element itself (e.g. 'v[i]', 's.f'), or a reference "
            "bound to one";

@@ -1,5 +1,6 @@
 // RULE: iterator_refused
-// `*it`, `it->f` of iterators and smart pointers: refused; index the container instead.
+// `*it`, `it->f` of iterators and smart pointers: refused; index the container instead (or keep
+// the object in a variable, not behind a smart pointer).
 #include <memory>
 
 #include "ops.hpp"
@@ -13,7 +14,7 @@ struct Holder {
 void refused(std::unique_ptr<Row>& owned, std::unique_ptr<Holder>& holder) {
   std::vector<Row> v(3, Row(2, 1.0f));
   auto it = v.begin();
-  vec::bump(*it, 1.0f);  // expected-error@13 {{the inout argument of CE 'bump' is a dereferenced iterator or smart pointer: ceic cannot tell which variable the task writes, so later host uses would not wait for it; pass the variable, member or element itself (e.g. 'v[i]', 's.f'), or a reference bound to one [ceic-untracked-argument]}}
+  vec::bump(*it, 1.0f);  // expected-error@13 {{the inout argument of CE 'bump' is a dereferenced iterator or smart pointer: ceic cannot tell which variable the task writes, so later host uses would not wait for it; index the container instead (e.g. 'v[i]'), or keep the object in a variable rather than behind a smart pointer [ceic-untracked-argument]}}
   std::vector<Holder> hs(2);
   auto h = hs.begin();
   vec::bump(h->row, 1.0f);  // expected-error@13 {{the inout argument of CE 'bump' is a member reached through an iterator or smart pointer}}
