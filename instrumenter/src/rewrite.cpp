@@ -1,14 +1,21 @@
 // ceic --instrument: plans the edits from the collected facts, innermost first, and applies them
-// with clang::Rewriter. The rules (docs/instrumenter.md):
-//   x = ce(a);          -> ::cei::rt::assign(x, ::cei::rt::call<R>(CE, ARGS), ROOT);
+// with clang::Rewriter. The rules (docs/instrumenter.md; each rule's test is
+// tests/instrumenter/rules/<rule>.cpp):
+//   x = ce(a);          -> ::cei::rt::assign(x, ::cei::rt::call<R>(CE, ARGS), ROOT);  result_assign
 //   T x = ce(a);        -> T x{}; ::cei::rt::Scope __cei_scope_x(x); ::cei::rt::assign(x, ...);
-//   ce(a);              -> ::cei::rt::call<R>(CE, ARGS);
-//   f(g(a)) (f, g CEs)  -> g's Pending goes straight into f's task
-//   f(x) (in, x a variable of exactly the parameter's type) -> in<P>(x), unsynced
+//                                                                               result_declared
+//   ce(a);              -> ::cei::rt::call<R>(CE, ARGS);                                void_call
+//   f(g(a)) (f, g CEs)  -> g's Pending goes straight into f's task                nested_call
+//   f(x) (in, x a variable of exactly the parameter's type) -> in<P>(x), unsynced  scalar_future
 //   anything else       -> ::cei::rt::call<R>(CE, ARGS).get()   (waits right there)
+//                                                                             waited_expression
 //   any call inside a try block -> .get() as well, void ones included (their exception is thrown
 //                          at the call, where the sequential program's handlers expect it)
-// and every other use of a variable that tasks touch goes through sync / sync_read.
+//                                                                                    try_waited
+// and every other use of a variable that tasks touch goes through sync / sync_read
+// (sync_before_host_read, sync_before_host_write). Arguments: arg_text, roots.hpp (the rows of
+// "Arguments and aliases"); guards: plan_guards (scope_guard, sync_at_exit); lambdas:
+// plan_lambda_captures (lambda_capture).
 #include <cei/instrument/registry_gen.hpp>
 #include <cei/instrument/rewrite.hpp>
 
