@@ -94,6 +94,7 @@ class Planner {
 
   std::optional<std::string> root_text(const Root& r, const CeCall& c) const;
   void refuse(const Root& r, const CeCall& c, const Expr* arg, const std::string& dir);
+  bool binding_fix_it(const Root& r);
   bool by_copy_capture(const Expr* ref, const LambdaExpr* l) const;
   bool only_reads(const Expr* ref) const;
 
@@ -359,6 +360,7 @@ void Planner::refuse(const Root& r, const CeCall& c, const Expr* arg, const std:
                                 (dir == "in" ? "reads" : "writes") +
                                 ", so later host uses would not wait for it; " +
                                 RootFinder::advice(r) + " [ceic-untracked-argument]");
+  if (binding_fix_it(r)) return;
   // `*p` where p was set to `&x`: x, if p still points there.
   const auto* deref = llvm::dyn_cast_or_null<UnaryOperator>(r.at);
   const auto* ptr = deref && deref->getOpcode() == UO_Deref
@@ -378,6 +380,35 @@ void Planner::refuse(const Root& r, const CeCall& c, const Expr* arg, const std:
                   "' ('" + var->getNameAsString() + "' was set to '&" + target + "' at line " +
                   std::to_string(location(var->getLocation()).line) +
                   "; only if it still points there)");
+}
+
+// `a` of `auto& [a, b] = pr`, pr a variable (or an element or member of one) of a std::pair or of
+// a class without bases: the member it names, `pr.first`.
+bool Planner::binding_fix_it(const Root& r) {
+  const auto* ref = llvm::dyn_cast_or_null<DeclRefExpr>(r.at);
+  const auto* binding = ref ? llvm::dyn_cast<BindingDecl>(ref->getDecl()) : nullptr;
+  const auto* holder =
+      binding ? llvm::dyn_cast_or_null<DecompositionDecl>(binding->getDecomposedDecl()) : nullptr;
+  const Expr* init = holder && holder->getType()->isReferenceType() && holder->getInit()
+                         ? holder->getInit()->IgnoreParenImpCasts()
+                         : nullptr;
+  const auto* cls = init ? init->getType()->getAsCXXRecordDecl() : nullptr;
+  if (!cls || !cls->hasDefinition() || roots_.of(init).kind != Root::Known) return false;
+  const bool pair = cls->isInStdNamespace() && cls->getName() == "pair";
+  if (!pair && (cls->getNumBases() > 0 || binding->getHoldingVar())) return false;
+  auto bindings = holder->bindings();
+  auto at = std::find(bindings.begin(), bindings.end(), binding);
+  if (at == bindings.end()) return false;
+  auto field = cls->field_begin();
+  for (auto i = at - bindings.begin(); i > 0 && field != cls->field_end(); --i) ++field;
+  const std::string object = original_text(init->getSourceRange());
+  if (field == cls->field_end() || object.empty()) return false;
+  const std::string target = object + "." + field->getNameAsString();
+  diags_.note(location(ref->getBeginLoc()),
+              "fix-it: replace '" + binding->getNameAsString() + "' with '" + target + "' ('" +
+                  binding->getNameAsString() + "' is bound to it at line " +
+                  std::to_string(location(binding->getLocation()).line) + ")");
+  return true;
 }
 
 bool Planner::plan_call(const CeCall& c) {

@@ -1,15 +1,28 @@
 // RULE: structured_binding_refused
-// `auto& [a, b] = pair;` then `ce(a)`: refused; pass the member of the object (`pair.first`).
+// `auto& [a, b] = pair;` then `ce(a)`: refused; pass the member of the object (`pair.first`). A
+// note gives that fix-it where the binding names a member (of a std::pair, or of a class without
+// bases), not for other tuple-like types.
+#include <tuple>
 #include <utility>
 
 #include "ops.hpp"
 #include "rows.hpp"
 
+struct Two {
+  Row left, right;
+};
+
 // -----
-void refused() {
+void refused(std::vector<Two>& twos) {
   std::pair<Row, Row> pr;
   auto& [first, second] = pr;
-  vec::bump(first, 1.0f);  // expected-error@13 {{the inout argument of CE 'bump' is a structured binding: ceic cannot tell which variable the task writes, so later host uses would not wait for it; pass the member of the object itself (e.g. 'p.first') [ceic-untracked-argument]}}
+  vec::bump(first, 1.0f);  // expected-error@13 {{the inout argument of CE 'bump' is a structured binding: ceic cannot tell which variable the task writes, so later host uses would not wait for it; pass the member of the object itself (e.g. 'p.first') [ceic-untracked-argument]}} expected-note@13 {{fix-it: replace 'first' with 'pr.first' ('first' is bound to it at line 18)}}
+  vec::bump(second, 1.0f);  // expected-error@13 {{is a structured binding}} expected-note@13 {{fix-it: replace 'second' with 'pr.second'}}
+  auto& [l, r] = twos[1];
+  vec::bump(r, 1.0f);  // expected-error@13 {{is a structured binding}} expected-note@13 {{fix-it: replace 'r' with 'twos[1].right'}}
+  std::tuple<Row, Row> tu;
+  auto& [t0, t1] = tu;
+  vec::bump(t1, 1.0f);  // expected-error@13 {{is a structured binding}}
 }
 
 // -----
