@@ -95,6 +95,7 @@ class Planner {
   std::optional<std::string> root_text(const Root& r, const CeCall& c) const;
   void refuse(const Root& r, const CeCall& c, const Expr* arg, const std::string& dir);
   bool binding_fix_it(const Root& r);
+  bool conditional_fix_it(const Root& r, const CeCall& c);
   bool by_copy_capture(const Expr* ref, const LambdaExpr* l) const;
   bool only_reads(const Expr* ref) const;
 
@@ -360,7 +361,7 @@ void Planner::refuse(const Root& r, const CeCall& c, const Expr* arg, const std:
                                 (dir == "in" ? "reads" : "writes") +
                                 ", so later host uses would not wait for it; " +
                                 RootFinder::advice(r) + " [ceic-untracked-argument]");
-  if (binding_fix_it(r)) return;
+  if (binding_fix_it(r) || conditional_fix_it(r, c)) return;
   // `*p` where p was set to `&x`: x, if p still points there.
   const auto* deref = llvm::dyn_cast_or_null<UnaryOperator>(r.at);
   const auto* ptr = deref && deref->getOpcode() == UO_Deref
@@ -380,6 +381,25 @@ void Planner::refuse(const Root& r, const CeCall& c, const Expr* arg, const std:
                   "' ('" + var->getNameAsString() + "' was set to '&" + target + "' at line " +
                   std::to_string(location(var->getLocation()).line) +
                   "; only if it still points there)");
+}
+
+// `ce(c ? a : b, x);` as a statement, a and b lvalues ceic roots: one call in each branch.
+bool Planner::conditional_fix_it(const Root& r, const CeCall& c) {
+  const auto* cond = llvm::dyn_cast_or_null<ConditionalOperator>(r.at);
+  if (!cond || !statement_position(c.call) || roots_.of(cond->getTrueExpr()).kind != Root::Known ||
+      roots_.of(cond->getFalseExpr()).kind != Root::Known)
+    return false;
+  Range call = range_of(c.call->getSourceRange()), at = range_of(cond->getSourceRange());
+  if (!call.valid || !at.valid || at.begin < call.begin || at.end > call.end) return false;
+  const std::string text = original_text(c.call->getSourceRange());
+  const auto with = [&](const Expr* branch) {
+    return text.substr(0, at.begin - call.begin) + original_text(branch->getSourceRange()) +
+           text.substr(at.end - call.begin);
+  };
+  diags_.note(location(cond->getBeginLoc()),
+              "fix-it: write the call as 'if (" + original_text(cond->getCond()->getSourceRange()) +
+                  ") " + with(cond->getTrueExpr()) + "; else " + with(cond->getFalseExpr()) + ";'");
+  return true;
 }
 
 // `a` of `auto& [a, b] = pr`, pr a variable (or an element or member of one) of a std::pair or of

@@ -44,5 +44,5 @@ void not_this_rule(bool c) {
   Row* p = &rows[0];
   vec::total(*p);  // expected-error@14 {{the in argument of CE 'total' is a dereferenced pointer}} expected-note@14 {{fix-it: replace '*p' with 'rows[0]'}}
   vec::total(*rows.begin());  // expected-error@14 {{the in argument of CE 'total' is a dereferenced iterator or smart pointer}}
-  vec::bump(c ? rows[0] : rows[1], 1.0f);  // expected-error@13 {{the inout argument of CE 'bump' is a conditional expression}}
+  vec::bump(c ? rows[0] : rows[1], 1.0f);  // expected-error@13 {{the inout argument of CE 'bump' is a conditional expression}} expected-note@13 {{fix-it: write the call as 'if (c) vec::bump(rows[0], 1.0f); else vec::bump(rows[1], 1.0f);'}}
 }
