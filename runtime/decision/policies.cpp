@@ -130,11 +130,17 @@ std::size_t Fallbacks::choose(const CeInfo& ce, std::span<const Candidate> cs) {
 
 namespace {
 
-// Whether a platform is a fallback: the listed ones say it (`fallback`), and a device found by
-// discovery is one when it computes on the host's cores. Null when none can be.
+// The policies that decide by forecasts, where make_policy puts Exploring and Fallbacks in front.
+bool automatic(std::string_view policy) {
+  return policy == "dynperf" || policy == "dynen" || policy == "budget" || policy == "cheapest";
+}
+
+// Whether a platform is a fallback under cfg's automatic policy: the listed ones say it
+// (`fallback`), and a device found by discovery is one when it computes on the host's cores.
+// Null when none can be.
 Fallbacks::IsFallback fallbacks_of(const Config& cfg, const HostCores& cores) {
   std::vector<std::pair<std::string, bool>> listed;
-  bool any = cfg.all_opencl_devices;
+  bool any = discovered_host_devices_are_fallbacks(cfg);
   for (const PlatformConfig& p : cfg.platforms) {
     listed.emplace_back(p.name, p.fallback);
     any = any || p.fallback;
@@ -148,6 +154,10 @@ Fallbacks::IsFallback fallbacks_of(const Config& cfg, const HostCores& cores) {
 }
 
 }  // namespace
+
+bool discovered_host_devices_are_fallbacks(const Config& cfg) {
+  return cfg.all_opencl_devices && automatic(cfg.policy.name);
+}
 
 std::unique_ptr<Policy> make_policy(const Config& cfg, ProfileStore* profiles,
                                     const HostCores& cores) {

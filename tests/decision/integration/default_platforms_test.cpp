@@ -171,8 +171,11 @@ TEST(DefaultPlatforms, TheDeviceStillRunsWhatOnlyItCan) {
 }  // namespace
 }  // namespace cei::test
 
-// The launch config is the embedded default: no platforms file, DynPerf.
+// The launch config is the embedded default: no platforms file, DynPerf. No cache: the devices
+// open before the first task, as on a machine not seen before (with a cache that says the machine
+// has only devices on the host's cores, they open for the first task only they can run).
 int main(int argc, char** argv) {
+  setenv("CEI_OPENCL_CACHE", "off", 1);
   unsetenv("CEI_PLATFORMS");
   unsetenv("CEI_POLICY");
   unsetenv("CEI_CPU_CORES");

@@ -126,6 +126,11 @@ class Fallbacks final : public Policy {
   IsFallback is_fallback_;
 };
 
+// Whether cfg's policy leaves the devices found by discovery that compute on the host's cores to
+// the tasks no other platform can run (Fallbacks): the embedded default's discovery under dynperf,
+// dynen, budget or cheapest. Such a device need not open before such a task comes.
+bool discovered_host_devices_are_fallbacks(const Config& cfg);
+
 // From cfg.policy (after the environment overrides); throws ConfigError for an unknown name.
 // With profiles (and profile.explore_runs > 0), the forecast-driven policies (dynperf, dynen,
 // budget, cheapest) explore first; static and only:<p> never do, they are the user's orders.
