@@ -141,6 +141,12 @@ TEST_F(Observed, AutomaticPoliciesOpenAHostCoresDeviceForTheTasksOnlyItCanRun) {
         std::string::npos)
         << out;
   }
+  // A policy the program sets replaces the one the device was left closed for: it opens.
+  ASSERT_EQ(run(cache + "CEI_POLICY=dynperf", "own_policy"), 0) << slurp(dir_ / "err.txt");
+  EXPECT_NE(slurp(dir_ / "out.txt")
+                .find("after a policy the program set: 1 devices open, platforms cpu opencl0\n"),
+            std::string::npos)
+      << slurp(dir_ / "out.txt");
   // What PoCL or the ICD loader are told may change the devices found: discovery runs again.
   ASSERT_EQ(run(cache + "POCL_CEI_TEST_UNUSED=1 CEI_POLICY=dynperf", "startup"), 0)
       << slurp(dir_ / "err.txt");
