@@ -129,6 +129,10 @@ TEST_F(Observed, OtherPoliciesOpenTheDevicesBeforeTheFirstTask) {
 TEST_F(Observed, AutomaticPoliciesOpenAHostCoresDeviceForTheTasksOnlyItCanRun) {
   const std::string cache = "CEI_OPENCL_CACHE=" + (dir_ / "cache").string() + " ";
   ASSERT_EQ(run(cache + "CEI_POLICY=dynperf", "startup"), 0) << slurp(dir_ / "err.txt");
+  bool marked = false;
+  for (const auto& f : fs::directory_iterator(dir_ / "cache"))
+    marked = marked || f.path().filename().string().starts_with("host-only-");
+  if (!marked) GTEST_SKIP() << "a device with hardware of its own: the devices open at the start";
   for (const char* policy : {"dynperf", "dynen"}) {
     SCOPED_TRACE(policy);
     ASSERT_EQ(run(cache + "CEI_POLICY=" + policy, "startup"), 0) << slurp(dir_ / "err.txt");
