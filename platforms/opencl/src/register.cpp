@@ -144,8 +144,8 @@ void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig 
 // computes on the host's cores (PoCL alone), named after what decides which devices discovery
 // finds: the ICD loader's vendor files and the variables of the loader, PoCL and CEI that choose
 // devices. Installing a driver adds a vendor file, so a GPU that comes with it is not missed; a
-// GPU added under a driver already installed is, until the marker goes (delete the cache, or any
-// run that opens the devices finds it and removes the marker). "" when there is no cache.
+// GPU added under a driver already installed is missed until the marker goes (delete it, or run
+// once with a policy that opens the devices: their discovery removes it). "" without a cache.
 fs::path host_only_marker(const Options& o) {
   const std::string dir = o.cache_dir.empty() ? default_cache_dir() : o.cache_dir;
   if (dir.empty() || dir == "off") return {};
