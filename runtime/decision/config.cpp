@@ -215,8 +215,8 @@ PlatformConfig read_platform(const Reader& r, const std::string& name, const tom
   const std::string path = "platforms." + name;
   const auto& t = r.table(node, path);
   r.only_keys(t, path,
-              {"type", "cores", "device", "naive", "memory_mb", "host_cores", "url", "token",
-               "active_w", "idle_w", "price_per_gb", "price_per_hour"});
+              {"type", "cores", "device", "naive", "memory_mb", "host_cores", "fallback", "url",
+               "token", "active_w", "idle_w", "price_per_gb", "price_per_hour"});
   const toml::node* type_node = t.get("type");
   if (!type_node) r.fail(node, path + ".type", "missing key (cpu, opencl or remote)");
   std::string type = r.string(*type_node, path + ".type");
@@ -263,6 +263,7 @@ PlatformConfig read_platform(const Reader& r, const std::string& name, const tom
     p.token = r.string(*token, path + ".token");
     if (p.token.empty()) r.fail(*token, path + ".token", "must not be empty");
   }
+  if (auto* n = t.get("fallback")) p.fallback = r.boolean(*n, path + ".fallback");
   if (auto* n = t.get("active_w")) {
     p.power.active_w = r.number(*n, path + ".active_w", 0);
     p.power_configured = true;

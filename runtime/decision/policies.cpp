@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace cei::rt {
 
@@ -109,7 +111,56 @@ std::size_t Exploring::choose(const CeInfo& ce, std::span<const Candidate> cs) {
   return inner_->choose(ce, cs);
 }
 
-std::unique_ptr<Policy> make_policy(const Config& cfg, ProfileStore* profiles) {
+std::size_t Fallbacks::choose(const CeInfo& ce, std::span<const Candidate> cs) {
+  // The candidates that are no fallback, and where each one sits in cs.
+  thread_local std::vector<Candidate> kept;
+  thread_local std::vector<std::size_t> at;
+  kept.clear();
+  at.clear();
+  bool usable_kept = false;
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    if (is_fallback_(*cs[i].platform)) continue;
+    kept.push_back(cs[i]);
+    at.push_back(i);
+    usable_kept = usable_kept || usable(cs[i]);
+  }
+  if (!usable_kept || kept.size() == cs.size()) return inner_->choose(ce, cs);
+  return at[inner_->choose(ce, kept)];
+}
+
+namespace {
+
+// The policies that decide by forecasts, where make_policy puts Exploring and Fallbacks in front.
+bool automatic(std::string_view policy) {
+  return policy == "dynperf" || policy == "dynen" || policy == "budget" || policy == "cheapest";
+}
+
+// Whether a platform is a fallback under cfg's automatic policy: the listed ones say it
+// (`fallback`), and a device found by discovery is one when it computes on the host's cores.
+// Null when none can be.
+Fallbacks::IsFallback fallbacks_of(const Config& cfg, const HostCores& cores) {
+  std::vector<std::pair<std::string, bool>> listed;
+  bool any = discovered_host_devices_are_fallbacks(cfg);
+  for (const PlatformConfig& p : cfg.platforms) {
+    listed.emplace_back(p.name, p.fallback);
+    any = any || p.fallback;
+  }
+  if (!any) return nullptr;
+  return [listed = std::move(listed), &cores](const Platform& p) {
+    for (const auto& [name, fallback] : listed)
+      if (name == p.name()) return fallback;
+    return cores.has(&p);
+  };
+}
+
+}  // namespace
+
+bool discovered_host_devices_are_fallbacks(const Config& cfg) {
+  return cfg.all_opencl_devices && automatic(cfg.policy.name);
+}
+
+std::unique_ptr<Policy> make_policy(const Config& cfg, ProfileStore* profiles,
+                                    const HostCores& cores) {
   const std::string& n = cfg.policy.name;
   if (n == "static") return std::make_unique<StaticMap>(cfg.policy.static_map);
   if (n.starts_with("only:") && n.size() > 5) return std::make_unique<OnlyPlatform>(n.substr(5));
@@ -126,6 +177,9 @@ std::unique_ptr<Policy> make_policy(const Config& cfg, ProfileStore* profiles) {
     throw ConfigError(cfg.source, 0, "policy.name", "unknown policy '" + n + "'");
   if (profiles && cfg.profile.explore_runs > 0)
     p = std::make_unique<Exploring>(std::move(p), *profiles);
+  // Outside the exploration: a fallback is not explored while another platform can run the task.
+  if (auto is_fallback = fallbacks_of(cfg, cores))
+    p = std::make_unique<Fallbacks>(std::move(p), std::move(is_fallback));
   return p;
 }
 

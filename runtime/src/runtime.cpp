@@ -553,6 +553,9 @@ Platform* Runtime::find_platform(std::string_view name) const {
 
 void Runtime::set_policy(std::unique_ptr<Policy> p) {
   impl_->policy = p ? std::move(p) : std::make_unique<FirstFeasible>();
+  // Platforms left to open on demand were left for the launch policy, which would not use them
+  // (only:cpu, PoCL under DynPerf): the program's own policy may, so they open now.
+  impl_->open_all(*this);
   impl_->note_sole_platform();
 }
 Policy* Runtime::policy() const {

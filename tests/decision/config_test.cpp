@@ -30,6 +30,8 @@ TEST(Config, ReadsEveryKey) {
   EXPECT_EQ(gpu->memory_cap_bytes, 512u << 20);
   EXPECT_EQ(gpu->host_cores, 8);
   EXPECT_EQ(cpu->host_cores, -1) << "not set: the device decides";
+  EXPECT_TRUE(gpu->fallback);
+  EXPECT_FALSE(cpu->fallback) << "not set: a listed platform is a candidate like any other";
   const PlatformConfig* node = c.find("node1");
   ASSERT_TRUE(node);
   EXPECT_EQ(node->url, "https://node1.example.org:8443/cei");
@@ -143,6 +145,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{"host_cores_on_cpu.toml", 4, "platforms.cpu.host_cores",
                   "only for type = \"opencl\""},
         BadConfig{"negative_host_cores.toml", 4, "platforms.pocl.host_cores", "must be >= 0"},
+        BadConfig{"fallback_not_boolean.toml", 6, "platforms.pocl.fallback",
+                  "expected a boolean, got string"},
         BadConfig{"empty_platforms.toml", 2, "platforms", "names no platform"},
         BadConfig{"unknown_type.toml", 3, "platforms.tpu.type", "unknown platform type 'tpu'"},
         BadConfig{"missing_token.toml", 1, "platforms.node1.token", "missing key"},

@@ -64,6 +64,15 @@ TEST(Engine, WrongLaunchConfigStopsTheProgram) {
         Runtime::instance();
       },
       ::testing::ExitedWithCode(2), "unknown_key.toml:3: platforms.cpu.cors: unknown key");
+  const std::string ill_typed = std::string(CEI_DECISION_TEST_DATA) + "/fallback_not_boolean.toml";
+  EXPECT_EXIT(
+      {
+        unsetenv("CEI_POLICY");
+        setenv("CEI_PLATFORMS", ill_typed.c_str(), 1);
+        Runtime::instance();
+      },
+      ::testing::ExitedWithCode(2),
+      "fallback_not_boolean.toml:6: platforms.pocl.fallback: expected a boolean, got string");
 }
 
 TEST(Engine, ProfileIsLoadedAtStartAndSavedAtExit) {

@@ -9,6 +9,12 @@
 namespace cei::rt::test {
 namespace {
 
+// The policy a Fallbacks wrapper (make_policy, with the embedded default) stands in front of.
+Policy& unwrapped(Policy& p) {
+  auto* f = dynamic_cast<Fallbacks*>(&p);
+  return f ? f->inner() : p;
+}
+
 struct Fixture : ::testing::Test {
   NamedPlatform cpu{"cpu"}, gpu{"opencl0", "opencl"}, node{"node1", "remote"};
 };
@@ -143,6 +149,86 @@ TEST_F(Fixture, ExploringSendsUnprofiledPlatformsTheirBoundedRuns) {
   EXPECT_EQ(q.choose(kMultiply, cs), 0u);
 }
 
+// The embedded default (cpu + every OpenCL device found): PoCL, an OpenCL CPU device, computes on
+// the cores the cpu platform uses; a GPU does not. The automatic policies give PoCL only the tasks
+// no other platform can run, however fast its forecast and although it was never explored.
+struct DefaultPlatforms : ::testing::Test {
+  NamedPlatform cpu{"cpu"}, pocl{"opencl0", "opencl"}, gpu{"opencl1", "opencl"},
+      node{"node1", "remote"};
+  HostCores cores{2};
+  DefaultPlatforms() {
+    cores.join(
+        &cpu, [](const Task&) { return 0.0; }, 2);
+    cores.join(
+        &pocl, [](const Task&) { return 0.0; }, 2);
+  }
+  // The CPU busy for 10 s, PoCL free and never run (a Default forecast: explored at once).
+  std::vector<Candidate> cpu_then_pocl() {
+    std::vector<Candidate> cs{{&cpu, fc(10, 1)}, {&pocl, fc(1, 1)}};
+    cs[0].forecast.time_source = Source::Measured;
+    cs[1].forecast.time_source = Source::Default;
+    return cs;
+  }
+};
+
+TEST_F(DefaultPlatforms, AutomaticPoliciesLeaveAHostCoresDeviceToWhatOnlyItCanRun) {
+  Config cfg = default_config();
+  for (const char* name : {"dynperf", "dynen", "budget", "cheapest"}) {
+    SCOPED_TRACE(name);
+    cfg.policy.name = name;
+    ProfileStore profiles({.explore_runs = 1});
+    auto p = make_policy(cfg, &profiles, cores);
+    EXPECT_STREQ(p->name(), name);
+    const auto cs = cpu_then_pocl();
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(p->choose(kSort, cs), 0u) << "call " << i;
+    // A device with its own hardware is no fallback: it takes the task as before.
+    std::vector<Candidate> three{cs[0], cs[1], {&gpu, fc(2, 1)}};
+    three[2].forecast.time_source = Source::Measured;
+    EXPECT_EQ(p->choose(kSort, three), 2u);
+    // A CE with no native version: PoCL is what can run it.
+    std::vector<Candidate> only_pocl{cs[1]};
+    EXPECT_EQ(p->choose(kSort, only_pocl), 0u);
+    // Nor when the others cannot take it.
+    std::vector<Candidate> node_infeasible{{&node, fc(0.5, 0)}, cs[1]};
+    node_infeasible[0].forecast.feasible = false;
+    EXPECT_EQ(p->choose(kSort, node_infeasible), 1u);
+  }
+  // The user's orders stand: only:opencl0 and a static map send the task there.
+  cfg.policy.name = "only:opencl0";
+  EXPECT_EQ(make_policy(cfg, nullptr, cores)->choose(kSort, cpu_then_pocl()), 1u);
+  cfg.policy.name = "static";
+  cfg.policy.static_map["sort"] = "opencl0";
+  EXPECT_EQ(make_policy(cfg, nullptr, cores)->choose(kSort, cpu_then_pocl()), 1u);
+}
+
+TEST_F(DefaultPlatforms, AListedDeviceIsACandidateLikeAnyOther) {
+  const auto cs = cpu_then_pocl();
+  Config listed = parse_config(
+      "[platforms.cpu]\ntype = \"cpu\"\n[platforms.opencl0]\ntype = \"opencl\"\n", "listed.toml");
+  for (const char* name : {"dynperf", "dynen"}) {
+    SCOPED_TRACE(name);
+    listed.policy.name = name;
+    ProfileStore profiles({.explore_runs = 1});
+    EXPECT_EQ(make_policy(listed, &profiles, cores)->choose(kSort, cs), 1u) << "explored";
+    EXPECT_EQ(make_policy(listed, nullptr, cores)->choose(kSort, cs), 1u) << "earliest end";
+  }
+  // ... unless the file says it is a fallback.
+  Config fallback = parse_config(
+      "[platforms.cpu]\ntype = \"cpu\"\n[platforms.opencl0]\ntype = \"opencl\"\n"
+      "fallback = true\n",
+      "fallback.toml");
+  ProfileStore profiles({.explore_runs = 1});
+  EXPECT_EQ(make_policy(fallback, &profiles, cores)->choose(kSort, cs), 0u);
+  // Any platform can be one: here the CPU, beside a device with its own hardware.
+  Config cpu_last = parse_config(
+      "[platforms.cpu]\ntype = \"cpu\"\nfallback = true\n[platforms.opencl1]\ntype = "
+      "\"opencl\"\n",
+      "cpu_last.toml");
+  std::vector<Candidate> gpu_later{{&cpu, fc(1, 1)}, {&gpu, fc(5, 1)}};
+  EXPECT_EQ(make_policy(cpu_last, nullptr, cores)->choose(kSort, gpu_later), 1u);
+  EXPECT_EQ(make_policy(listed, nullptr, cores)->choose(kSort, gpu_later), 0u);
+}
+
 TEST(MakePolicy, ExploresOnlyForForecastDrivenPolicies) {
   ProfileStore profiles({.explore_runs = 1});
   NamedPlatform cpu{"cpu"}, gpu{"opencl0", "opencl"};
@@ -165,7 +251,7 @@ TEST(MakePolicy, ReadsTheConfigsPolicy) {
   cfg.policy.j_per_s = 7;
   auto p = make_policy(cfg);
   ASSERT_STREQ(p->name(), "dynen");
-  EXPECT_EQ(dynamic_cast<DynEn&>(*p).rate(), 7);
+  EXPECT_EQ(dynamic_cast<DynEn&>(unwrapped(*p)).rate(), 7);
   cfg.policy.name = "only:opencl0";
   EXPECT_STREQ(make_policy(cfg)->name(), "only:opencl0");
   for (const char* n : {"static", "budget", "cheapest"}) {
@@ -185,7 +271,7 @@ TEST(MakePolicy, EnvironmentOverridesTheConfig) {
   unsetenv("CEI_DYNEN_J_PER_S");
   auto p = make_policy(cfg);
   ASSERT_STREQ(p->name(), "dynen");
-  EXPECT_EQ(dynamic_cast<DynEn&>(*p).rate(), 2.5);
+  EXPECT_EQ(dynamic_cast<DynEn&>(unwrapped(*p)).rate(), 2.5);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // A small program on the real runtime for observed_test.cpp, which runs it with the environment
 // switches set and reads what it leaves: `trace` reads one vector from four device tasks and brings
 // their results back; `startup` runs a task the CPU platform can run, then one that only an OpenCL
-// device can, and prints how many devices were open after each.
+// device can, and prints how many devices were open after each; `own_policy` sets a policy of its
+// own and prints how many are open then.
 #include "kernels.hpp"
 
 #include <cei/opencl/opencl_platform.hpp>
@@ -10,7 +11,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -67,11 +70,24 @@ int startup() {
   return w == iota(1000, 1) && x == iota(1000, 2) ? 0 : 1;
 }
 
+// The program installs a policy of its own (the first candidate) before any task, as cei-soak does.
+struct First final : rt::Policy {
+  const char* name() const override { return "first"; }
+  std::size_t choose(const rt::CeInfo&, std::span<const rt::Candidate>) override { return 0; }
+};
+
+int own_policy() {
+  rt::Runtime::instance().set_policy(std::make_unique<First>());
+  print_open("a policy the program set");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "trace") == 0) return trace();
   if (argc == 2 && std::strcmp(argv[1], "startup") == 0) return startup();
-  std::fprintf(stderr, "usage: %s trace|startup\n", argv[0]);
+  if (argc == 2 && std::strcmp(argv[1], "own_policy") == 0) return own_policy();
+  std::fprintf(stderr, "usage: %s trace|startup|own_policy\n", argv[0]);
   return 2;
 }

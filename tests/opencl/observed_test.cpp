@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -100,12 +101,63 @@ TEST_F(Observed, OnlyCpuOpensNoDeviceUntilATaskNeedsOne) {
 }
 
 TEST_F(Observed, OtherPoliciesOpenTheDevicesBeforeTheFirstTask) {
-  ASSERT_EQ(run("CEI_POLICY=dynperf", "startup"), 0) << slurp(dir_ / "err.txt");
-  const std::string out = slurp(dir_ / "out.txt");
+  // A cache of its own: no discovery has run with it yet, so nothing says the machine has no
+  // device beyond the host's cores.
+  const std::string cache = "CEI_OPENCL_CACHE=" + (dir_ / "cache").string() + " ";
+  ASSERT_EQ(run(cache + "CEI_POLICY=dynperf", "startup"), 0) << slurp(dir_ / "err.txt");
   // The device is open and a candidate for the first task already.
-  EXPECT_NE(out.find("after a task the CPU can run: 1 devices open, platforms cpu opencl0\n"),
+  EXPECT_NE(slurp(dir_ / "out.txt")
+                .find("after a task the CPU can run: 1 devices open, platforms cpu opencl0\n"),
             std::string::npos)
-      << out;
+      << slurp(dir_ / "out.txt");
+  // Now it does, but a platforms file that lists the device, only:opencl0 and a run with no cache
+  // open it before the first task as well.
+  for (const std::string& env : std::vector<std::string>{
+           cache + "CEI_POLICY=dynperf CEI_PLATFORMS=" CEI_LISTED_PLATFORMS,
+           cache + "CEI_POLICY=only:opencl0", "CEI_OPENCL_CACHE=off CEI_POLICY=dynperf"}) {
+    ASSERT_EQ(run(env, "startup"), 0) << env << "\n" << slurp(dir_ / "err.txt");
+    EXPECT_NE(slurp(dir_ / "out.txt")
+                  .find("after a task the CPU can run: 1 devices open, platforms cpu opencl0\n"),
+              std::string::npos)
+        << env << "\n"
+        << slurp(dir_ / "out.txt");
+  }
+}
+
+// PoCL alone, found by discovery, is a fallback under DynPerf and DynEn (docs/policies.md): once a
+// discovery on this machine found no other device, it opens only for a task that only it can run.
+TEST_F(Observed, AutomaticPoliciesOpenAHostCoresDeviceForTheTasksOnlyItCanRun) {
+  const std::string cache = "CEI_OPENCL_CACHE=" + (dir_ / "cache").string() + " ";
+  ASSERT_EQ(run(cache + "CEI_POLICY=dynperf", "startup"), 0) << slurp(dir_ / "err.txt");
+  bool marked = false;
+  for (const auto& f : fs::directory_iterator(dir_ / "cache"))
+    marked = marked || f.path().filename().string().starts_with("host-only-");
+  if (!marked) GTEST_SKIP() << "a device with hardware of its own: the devices open at the start";
+  for (const char* policy : {"dynperf", "dynen"}) {
+    SCOPED_TRACE(policy);
+    ASSERT_EQ(run(cache + "CEI_POLICY=" + policy, "startup"), 0) << slurp(dir_ / "err.txt");
+    const std::string out = slurp(dir_ / "out.txt");
+    EXPECT_NE(out.find("after a task the CPU can run: 0 devices open, platforms cpu\n"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(
+        out.find("after a task only a device can run: 1 devices open, platforms cpu opencl0\n"),
+        std::string::npos)
+        << out;
+  }
+  // A policy the program sets replaces the one the device was left closed for: it opens.
+  ASSERT_EQ(run(cache + "CEI_POLICY=dynperf", "own_policy"), 0) << slurp(dir_ / "err.txt");
+  EXPECT_NE(slurp(dir_ / "out.txt")
+                .find("after a policy the program set: 1 devices open, platforms cpu opencl0\n"),
+            std::string::npos)
+      << slurp(dir_ / "out.txt");
+  // What PoCL or the ICD loader are told may change the devices found: discovery runs again.
+  ASSERT_EQ(run(cache + "POCL_CEI_TEST_UNUSED=1 CEI_POLICY=dynperf", "startup"), 0)
+      << slurp(dir_ / "err.txt");
+  EXPECT_NE(slurp(dir_ / "out.txt")
+                .find("after a task the CPU can run: 1 devices open, platforms cpu opencl0\n"),
+            std::string::npos)
+      << slurp(dir_ / "out.txt");
 }
 
 }  // namespace

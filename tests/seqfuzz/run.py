@@ -29,6 +29,7 @@ sys.path.insert(0, HERE)
 import gen  # noqa: E402
 
 POLICIES = ["only:cpu", "only:opencl0", "dynperf"]
+LISTED_PLATFORMS = os.path.join(HERE, "..", "cpu_and_opencl0.toml")
 # Forms of issue 16 that today's ceic is known to miscompile; a finding whose reduced program
 # uses one of them is classified under it.
 KNOWN = ["at", "accessor_lambda", "user_accessor", "pointer", "ref_local"]
@@ -151,6 +152,10 @@ class Fuzzer:
     def env(self, policy):
         e = dict(os.environ)
         e["CEI_POLICY"] = policy
+        # DynPerf moves tasks between the CPU and PoCL only when the device is listed (found by
+        # discovery, a CPU-type device takes only what the CPU cannot run); a user's file wins.
+        if not policy.startswith(("only:", "static")):
+            e.setdefault("CEI_PLATFORMS", LISTED_PLATFORMS)
         e["CEI_CPU_CORES"] = "4"
         return e
 

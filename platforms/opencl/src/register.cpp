@@ -4,25 +4,38 @@
 // narrows them). Each one forecasts and accounts energy through the Decision Engine: the profiles,
 // the platform's power model and prices, and NVML on NVIDIA devices. The devices open after the
 // start, never on the program's path (see the factory at the end).
+#include "programs.hpp"
+
+#include <unistd.h>
 #include <cei/opencl/opencl_platform.hpp>
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/energy.hpp>
 #include <cei/rt/decision/energy_report.hpp>
 #include <cei/rt/decision/forecast.hpp>
 #include <cei/rt/decision/host_cores.hpp>
+#include <cei/rt/decision/policies.hpp>
 #include <cei/rt/decision/profile_store.hpp>
 #include <cei/rt/runtime.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace cei::opencl {
 namespace {
+
+namespace fs = std::filesystem;
 
 // NVML numbers NVIDIA GPUs alone; the ICD's order is taken to agree with it.
 unsigned nvml_index(const DeviceInfo& device) {
@@ -127,6 +140,55 @@ void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig 
   rt.add_platform(std::move(p));
 }
 
+// What a discovery found last on this machine: a marker in the program cache that every device
+// computes on the host's cores (PoCL alone), named after what decides which devices discovery
+// finds: the ICD loader's vendor files and the variables of the loader, PoCL and CEI that choose
+// devices. Installing a driver adds a vendor file, so a GPU that comes with it is not missed; a
+// GPU added under a driver already installed is missed until the marker goes (delete it, or run
+// once with a policy that opens the devices: their discovery removes it). "" without a cache.
+fs::path host_only_marker(const Options& o) {
+  const std::string dir = o.cache_dir.empty() ? default_cache_dir() : o.cache_dir;
+  if (dir.empty() || dir == "off") return {};
+  std::vector<std::string> key;
+  for (char** e = environ; *e; ++e) {
+    const std::string_view v = *e;
+    if (v.starts_with("OCL_ICD_") || v.starts_with("POCL_") || v.starts_with("CEI_OPENCL_DEVICE="))
+      key.emplace_back(v);
+  }
+  const char* vendors = std::getenv("OCL_ICD_VENDORS");
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(vendors ? vendors : "/etc/OpenCL/vendors", ec)) {
+    std::ifstream in(f.path());
+    key.push_back(
+        f.path().string() + "\n" +
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  }
+  std::sort(key.begin(), key.end());
+  std::string all;
+  for (const auto& k : key) all += k + '\0';
+  char name[40];
+  std::snprintf(name, sizeof name, "host-only-%016zx", std::hash<std::string>{}(all));
+  return fs::path(dir) / name;
+}
+
+bool known_host_only(const Options& o) {
+  const fs::path marker = host_only_marker(o);
+  std::error_code ec;
+  return !marker.empty() && fs::exists(marker, ec);
+}
+
+void remember_discovery(const Options& o, bool host_only) {
+  const fs::path marker = host_only_marker(o);
+  if (marker.empty()) return;
+  std::error_code ec;
+  if (!host_only) {
+    fs::remove(marker, ec);
+  } else if (!fs::exists(marker, ec)) {
+    fs::create_directories(marker.parent_path(), ec);
+    std::ofstream(marker) << "every OpenCL device found computes on the host's cores\n";
+  }
+}
+
 void open_devices(rt::Runtime& rt, const rt::Config& cfg) {
   try {
     const Options env = Options::from_env();
@@ -143,10 +205,14 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg) {
     }
     if (cfg.all_opencl_devices) {
       const char* match = std::getenv("CEI_OPENCL_DEVICE");
-      for (auto& p : make_platforms(match ? match : "", env)) {
+      auto found = make_platforms(match ? match : "", env);
+      bool host_only = !found.empty();
+      for (auto& p : found) {
         rt::PlatformConfig pc = cfg.platform_or_default(p->name(), rt::PlatformType::OpenCL);
+        host_only = host_only && (pc.host_cores < 0 ? p->host_cores() : pc.host_cores) > 0;
         add(rt, std::move(p), std::move(pc));
       }
+      remember_discovery(env, host_only);
     }
   } catch (const std::exception& e) {
     // A broken driver must not take the CPU platform down with it.
@@ -154,8 +220,11 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg) {
   }
 }
 
-// Starting the driver and opening the devices costs tens of milliseconds: under only:<p> with p
-// not an OpenCL platform the devices open only for a task that p cannot run. Otherwise they open
+// Starting the driver and opening the devices costs tens of milliseconds (PoCL's start loads LLVM:
+// 35-45 ms on the 2-core VM, 20% of a CPU-only Cholesky N=2048 there). The devices open only for
+// a task that no platform open can run under only:<p> with p not an OpenCL platform, and under
+// the policies that leave the devices on the host's cores to such tasks (the automatic ones with
+// the embedded default) when the last discovery here found no other device. Otherwise they open
 // before the first task, kernels built at first use: opened in the background, the devices came
 // too late for a program that submits its whole graph at once (on the H100, DynPerf placed every
 // matmul 2048/256 task on the CPU before the GPU was there: 0.55 s against 0.09 s), and building
@@ -170,7 +239,8 @@ const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& 
   const std::string& policy = cfg->policy.name;
   const rt::PlatformConfig* sole =
       policy.starts_with("only:") ? cfg->find(std::string_view(policy).substr(5)) : nullptr;
-  if (sole && sole->type != rt::PlatformType::OpenCL)
+  if ((sole && sole->type != rt::PlatformType::OpenCL) ||
+      (rt::discovered_host_devices_are_fallbacks(*cfg) && known_host_only(Options::from_env())))
     rt.open_on_demand([cfg](rt::Runtime& r) { open_devices(r, *cfg); });
   else
     open_devices(rt, *cfg);

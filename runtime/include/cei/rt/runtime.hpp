@@ -74,6 +74,7 @@ class Runtime {
   std::span<Platform* const> platforms() const;
   Platform* find_platform(std::string_view name) const;
 
+  // Replaces the launch policy; the platforms left to open on demand for it open first.
   void set_policy(std::unique_ptr<Policy> p);
   Policy* policy() const;
   void set_profiles(std::unique_ptr<Profiles> p);

@@ -7,8 +7,9 @@
 //   auto gpu = cei::opencl::make_platform("gpu", "NVIDIA", cei::opencl::Options::from_env());
 //
 // Environment (Options::from_env): CEI_OPENCL_NAIVE=1, CEI_OPENCL_MEM_CAP=64M (bytes; K/M/G
-// suffixes), CEI_OPENCL_CACHE=dir (program binaries; default $XDG_CACHE_HOME/cei/opencl or
-// ~/.cache/cei/opencl; "off" disables), CEI_OPENCL_BUILD_OPTIONS="-cl-fast-relaxed-math",
+// suffixes), CEI_OPENCL_CACHE=dir (program binaries and what the last discovery found; default
+// $XDG_CACHE_HOME/cei/opencl or ~/.cache/cei/opencl; "off" disables),
+// CEI_OPENCL_BUILD_OPTIONS="-cl-fast-relaxed-math",
 // CEI_OPENCL_IN_ORDER=1 (kernels on one in-order queue: for drivers that run out-of-order queues
 // in order anyway, where waiting on the previous kernel's event costs more than queue order),
 // CEI_OPENCL_QUEUES=N (kernels on N in-order queues, chained by events, instead of one

@@ -62,6 +62,10 @@ struct PlatformConfig {
   PowerModel power;
   bool power_configured = false;  // false: the type's default model (forecasts say Default)
   Prices prices;
+  // The automatic policies (dynperf, dynen, budget, cheapest) give it only the tasks no other
+  // platform can run. A platform found by discovery has no entry: it is a fallback when it
+  // computes on the host's cores (an OpenCL CPU device beside `cpu`; make_policy).
+  bool fallback = false;
 };
 
 // Defaults for a platform the config does not list (opencl1 found by discovery, ...).

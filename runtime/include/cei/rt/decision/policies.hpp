@@ -7,16 +7,19 @@
 //   budget           earliest end among those costing <= budget; none: the cheapest
 //   cheapest         cheapest among those ending <= slack_s after the earliest end
 // Ties go to the earlier end, then to the lower candidate index. Unprofiled platforms are explored
-// a bounded number of times first (Exploring, below).
+// a bounded number of times first (Exploring, below), and fallback platforms take only the tasks
+// no other platform can run (Fallbacks, below).
 //
 //   auto policy = cei::rt::make_policy(cei::rt::config_from_env());
 //   std::size_t i = policy->choose(task.ce(), candidates);
 #pragma once
 
 #include <cei/rt/decision/config.hpp>
+#include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/decision/profile_store.hpp>
 #include <cei/rt/policy.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -103,9 +106,38 @@ class Exploring final : public Policy {
   ProfileStore& profiles_;
 };
 
+// In front of an automatic policy (and of its exploration): a fallback platform is left out of
+// the candidates while a usable one that is no fallback remains, so it takes only the tasks no
+// other platform can run. An OpenCL CPU device (PoCL) adds no compute to a host whose cores the
+// `cpu` platform already uses, only contention: DynPerf sent it potrf/trsm/syrk tiles of a
+// Cholesky when the workers were busy (10-25x slower there) and its kernels took the cores from
+// the workers (0.76-0.90x the speed of a CPU-only run on 2 cores).
+class Fallbacks final : public Policy {
+ public:
+  using IsFallback = std::function<bool(const Platform&)>;
+  Fallbacks(std::unique_ptr<Policy> inner, IsFallback is_fallback)
+      : inner_(std::move(inner)), is_fallback_(std::move(is_fallback)) {}
+  const char* name() const override { return inner_->name(); }
+  std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
+  Policy& inner() { return *inner_; }
+
+ private:
+  std::unique_ptr<Policy> inner_;
+  IsFallback is_fallback_;
+};
+
+// Whether cfg's policy leaves the devices found by discovery that compute on the host's cores to
+// the tasks no other platform can run (Fallbacks): the embedded default's discovery under dynperf,
+// dynen, budget or cheapest. Such a device need not open before such a task comes.
+bool discovered_host_devices_are_fallbacks(const Config& cfg);
+
 // From cfg.policy (after the environment overrides); throws ConfigError for an unknown name.
 // With profiles (and profile.explore_runs > 0), the forecast-driven policies (dynperf, dynen,
 // budget, cheapest) explore first; static and only:<p> never do, they are the user's orders.
-std::unique_ptr<Policy> make_policy(const Config& cfg, ProfileStore* profiles = nullptr);
+// The forecast-driven ones leave the fallback platforms to the tasks only they can run: those the
+// config lists with `fallback = true` and, with the embedded default's discovery, the devices
+// that compute on the host's cores (members of `cores` other than the listed `cpu`).
+std::unique_ptr<Policy> make_policy(const Config& cfg, ProfileStore* profiles = nullptr,
+                                    const HostCores& cores = host_cores());
 
 }  // namespace cei::rt
