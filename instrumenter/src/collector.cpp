@@ -70,8 +70,11 @@ bool Collector::VisitCallExpr(CallExpr* call) {
 
 bool Collector::VisitDeclRefExpr(DeclRefExpr* ref) {
   if (functions_.empty() || !in_main_file(ref->getBeginLoc())) return true;
-  if (const auto* var = llvm::dyn_cast<VarDecl>(ref->getDecl()))
-    facts_.refs.push_back({ref, var, lambdas_.empty() ? nullptr : lambdas_.back(), templated()});
+  // A variable, or a structured binding (`a` of `auto& [a, b] = pr`), which uses what it names.
+  const auto* decl = ref->getDecl();
+  if (llvm::isa<VarDecl, BindingDecl>(decl))
+    facts_.refs.push_back({ref, llvm::cast<ValueDecl>(decl),
+                           lambdas_.empty() ? nullptr : lambdas_.back(), templated()});
   return true;
 }
 

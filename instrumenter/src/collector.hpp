@@ -26,7 +26,8 @@ struct CeCall {
 };
 
 struct Reference {
-  const clang::Expr* node;  // DeclRefExpr, or MemberExpr on `this`
+  const clang::Expr* node;  // DeclRefExpr (of a variable or a structured binding), or MemberExpr
+                            // on `this`
   const clang::ValueDecl* decl;
   const clang::LambdaExpr* lambda;
   bool templated;

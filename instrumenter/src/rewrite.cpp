@@ -578,6 +578,16 @@ void Planner::plan_syncs() {
       up_implicit(copy, p);
     if (p.get<LambdaExpr>()) continue;
     const ValueDecl* decl = ref.decl;
+    // `a` of `auto& [a, b] = pr`: a use of pr's part, which the binding does not name (it may be
+    // a member, or what get<0>(pr) returns): it waits for all of pr's tasks. (A binding of a
+    // copy, `auto [a, b] = pr`, uses the copy: the declaration read pr.)
+    bool structured = false;
+    if (const auto* b = llvm::dyn_cast<BindingDecl>(decl)) {
+      const auto* holder = llvm::dyn_cast_or_null<VarDecl>(b->getDecomposedDecl());
+      if (!holder || !holder->getType()->isReferenceType()) continue;
+      decl = holder;
+      structured = true;
+    }
     // A use of `a` bound to A's element waits for the element's tasks; where tasks also use a
     // container of it or parts of it (other data under A), for all of A's.
     std::string whole_first;
@@ -586,12 +596,13 @@ void Planner::plan_syncs() {
       Root r = roots_.of_var(var, ref.node);
       if (r.kind != Root::Known) continue;
       decl = r.decl;
-      if (tracked_.count(decl) && task_data_overlap(decl, r.path))
+      if (tracked_.count(decl) && (structured || task_data_overlap(decl, r.path)))
         whole_first = r.origin ? original_text(r.origin->getSourceRange())
                                : roots_.name_at(r, {nullptr, nullptr}).value_or("");
-      if (tracked_.count(decl) && task_data_overlap(decl, r.path) && whole_first.empty()) {
+      if (tracked_.count(decl) && (structured || task_data_overlap(decl, r.path)) &&
+          whole_first.empty()) {
         error(ref.node->getBeginLoc(),
-              "ceic: '" + var->getNameAsString() + "' is bound to part of '" +
+              "ceic: '" + ref.decl->getNameAsString() + "' is bound to part of '" +
                   decl->getNameAsString() +
                   "', and tasks use other parts of it that overlap; use '" +
                   decl->getNameAsString() + "' directly [ceic-untracked-alias]");
