@@ -563,7 +563,18 @@ void Planner::plan_syncs() {
     if (var->getType()->isReferenceType() && var->hasLocalStorage() && var->getInit() &&
         !facts_.range_for_init.count(var))
       binding(var->getInit(), "");
-  for (const auto& [var, range] : facts_.range_for_init) binding(range, "[]");
+  // A loop variable that is a copy (`for (DVec r : rows)`, `for (double x : xs)`) is no alias:
+  // the range is a use of its variable at the loop, a read unless the loop variable is a
+  // non-const reference through which the body may write.
+  std::set<const Expr*> read_ranges;
+  for (const auto& [var, range] : facts_.range_for_init) {
+    QualType t = var->getType();
+    if (t->isReferenceType()) binding(range, "[]");
+    if (!t->isReferenceType() || t.getNonReferenceType().isConstQualified()) {
+      Root r = roots_.of(range);
+      if (r.kind == Root::Known && r.node) read_ranges.insert(r.node);
+    }
+  }
 
   for (const auto& ref : facts_.refs) {
     if (ref.templated || exempt_.count(ref.node) || bindings.count(ref.node) ||
@@ -596,11 +607,11 @@ void Planner::plan_syncs() {
       Root r = roots_.of_var(var, ref.node);
       if (r.kind != Root::Known) continue;
       decl = r.decl;
-      if (tracked_.count(decl) && (structured || task_data_overlap(decl, r.path)))
+      const bool all = structured || r.aggregate || task_data_overlap(decl, r.path);
+      if (tracked_.count(decl) && all)
         whole_first = r.origin ? original_text(r.origin->getSourceRange())
                                : roots_.name_at(r, {nullptr, nullptr}).value_or("");
-      if (tracked_.count(decl) && (structured || task_data_overlap(decl, r.path)) &&
-          whole_first.empty()) {
+      if (tracked_.count(decl) && all && whole_first.empty()) {
         error(ref.node->getBeginLoc(),
               "ceic: '" + ref.decl->getNameAsString() + "' is bound to part of '" +
                   decl->getNameAsString() +
@@ -617,7 +628,9 @@ void Planner::plan_syncs() {
             "macro body; pass it to the macro as an argument");
       continue;
     }
-    std::string fn = only_reads(ref.node) ? "::cei::rt::sync_read(" : "::cei::rt::sync(";
+    std::string fn = only_reads(ref.node) || read_ranges.count(ref.node)
+                         ? "::cei::rt::sync_read("
+                         : "::cei::rt::sync(";
     std::string use = edits_.render(r.begin, r.end);
     edits_.replace(
         r.begin, r.end,

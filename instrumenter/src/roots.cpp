@@ -46,6 +46,17 @@ bool owns_elements(const CXXRecordDecl* cls) {
          name == "Array";
 }
 
+// Whether a range-for over a `type` visits the objects that indexing it names (`v[i]` of a
+// vector or a built-in array), not key/value pairs (maps) or what a user class's iterator makes.
+bool iterates_elements(QualType type) {
+  type = type.getNonReferenceType();
+  if (type->isArrayType()) return true;
+  const CXXRecordDecl* cls = type->getAsCXXRecordDecl();
+  if (!owns_elements(cls)) return false;
+  const llvm::StringRef name = cls->getName();
+  return name != "map" && name != "unordered_map";
+}
+
 std::string name_of(const FunctionDecl* fd) {
   if (const auto* m = llvm::dyn_cast<CXXMethodDecl>(fd); m && m->getParent()->isLambda())
     return "lambda";
@@ -86,9 +97,11 @@ Root RootFinder::of_var(const VarDecl* var, const Expr* ref) const {
   // loop variable of `for (auto& row : rows)` an element of the range.
   const Expr* init = nullptr;
   std::string step;
+  bool aggregate = false;
   if (auto it = facts_.range_for_init.find(var); it != facts_.range_for_init.end()) {
     init = it->second;
     step = "[]";
+    aggregate = !iterates_elements(init->getType());
   } else if (var->hasLocalStorage()) {
     init = var->getInit();
   }
@@ -111,6 +124,7 @@ Root RootFinder::of_var(const VarDecl* var, const Expr* ref) const {
   }
   r.node = ref;
   r.path += step;
+  r.aggregate = aggregate;
   return r;
 }
 
