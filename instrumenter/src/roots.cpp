@@ -151,6 +151,11 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
     if (const auto* m = llvm::dyn_cast<MemberExpr>(e)) {
       const auto* field = llvm::dyn_cast<FieldDecl>(m->getMemberDecl());
       if (!field) return opaque(e, "a static member or a member function");
+      // `s.ref` of `struct V { DVec& ref; }`, `pr.first` of a pair of references: the object
+      // lies elsewhere, not under s, like the target of a pointer member.
+      if (field->getType()->isReferenceType())
+        return opaque(e, "the reference member '" + field->getNameAsString() +
+                             "', whose object does not lie under its holder", true);
       const Expr* base = m->getBase()->IgnoreParenImpCasts();
       if (!m->isArrow()) {
         steps.insert(0, "." + field->getNameAsString());
@@ -446,6 +451,9 @@ std::optional<std::string> RootFinder::inlined_lambda_call(
 }
 
 std::string RootFinder::advice(const Root& r) {
+  if (r.why.find("reference member") != std::string::npos)
+    return "pass the variable the member refers to (e.g. 'a' for 'V s{a}'), or an element or "
+           "member of it";
   if (r.through_pointer)
     return "pass the variable, member or element itself (e.g. 'v[i]', 's.f'), or a reference "
            "bound to one";
