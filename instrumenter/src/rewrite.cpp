@@ -138,6 +138,20 @@ class Planner {
   bool dry_ = true;  // the first pass over the calls only finds what tasks touch
 };
 
+// The expression that names an outliving root in any function that hands it to tasks: a
+// member of `this`, a global or static member by its qualified name (`::data::G`,
+// `::Pool::pool`), a parameter or static local by its name.
+std::string guard_name(const ValueDecl* d) {
+  const std::string n = d->getNameAsString();
+  if (llvm::isa<FieldDecl>(d)) return "this->" + n;
+  const auto* var = llvm::dyn_cast<VarDecl>(d);
+  if (!var || !var->hasGlobalStorage() || var->isStaticLocal()) return n;
+  std::string q = var->getQualifiedNameAsString();
+  for (std::string anon = "(anonymous namespace)::"; q.find(anon) != std::string::npos;)
+    q.erase(q.find(anon), anon.size());
+  return "::" + q;
+}
+
 Planner::Range Planner::range_of(SourceRange r) const {
   CharSourceRange cr =
       Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
@@ -588,7 +602,7 @@ void Planner::plan_syncs() {
         copy && copy->getNumArgs() == 1 && copy->getArg(0) == top)
       up_implicit(copy, p);
     if (p.get<LambdaExpr>()) continue;
-    const ValueDecl* decl = ref.decl;
+    const ValueDecl* decl = llvm::cast<ValueDecl>(ref.decl->getCanonicalDecl());
     // `a` of `auto& [a, b] = pr`: a use of pr's part, which the binding does not name (it may be
     // a member, or what get<0>(pr) returns): it waits for all of pr's tasks. (A binding of a
     // copy, `auto [a, b] = pr`, uses the copy: the declaration read pr.)
@@ -702,10 +716,27 @@ void Planner::plan_guards() {
   for (const auto& [body, decls] : exit_guards_) {
     auto at = body_start(body);
     if (!at) continue;
+    std::set<std::string> names;
     for (const ValueDecl* d : decls) {
-      const std::string n = d->getNameAsString();
-      const std::string expr = llvm::isa<FieldDecl>(d) ? "this->" + n : n;
-      edits_.insert(*at, " ::cei::rt::SyncAtExit __cei_exit_" + n + "(" + expr + ");");
+      std::string n = d->getNameAsString();
+      for (int i = 2; !names.insert(n).second; ++i) n = d->getNameAsString() + std::to_string(i);
+      unsigned pos = *at;
+      // A static local declared in this body is guarded from its declaration on.
+      const auto* var = llvm::dyn_cast<VarDecl>(d);
+      if (auto it = var && var->isStaticLocal() ? facts_.decl_stmt.find(var) : facts_.decl_stmt.end();
+          it != facts_.decl_stmt.end()) {
+        Range dr = range_of(it->second->getSourceRange()), br = range_of(body->getSourceRange());
+        if (dr.valid && br.valid && dr.begin >= br.begin && dr.end <= br.end) {
+          if (!in_block(it->second)) {
+            error(var->getLocation(), "ceic: static variable '" + var->getNameAsString() +
+                                          "' is used by a task; declare it in a block, not in "
+                                          "the header of a for, if, while or switch");
+            continue;
+          }
+          pos = dr.end;
+        }
+      }
+      edits_.insert(pos, " ::cei::rt::SyncAtExit __cei_exit_" + n + "(" + guard_name(d) + ");");
     }
   }
 }

@@ -27,7 +27,8 @@ Root opaque(const Expr* at, std::string why, bool through_pointer = false) {
 Root known(const ValueDecl* decl, const Expr* node) {
   Root r;
   r.kind = Root::Known;
-  r.decl = decl;
+  // One declaration for a static member declared in its class and defined outside it.
+  r.decl = llvm::cast<ValueDecl>(decl->getCanonicalDecl());
   r.node = r.origin = node;
   return r;
 }
