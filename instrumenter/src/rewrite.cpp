@@ -325,6 +325,24 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
     refuse(r, c, arg, dir);
     return {};
   }
+  // `vbump(ROW(1))` with `#define ROW(i) rows[i]`: the root's name lies in the macro's body,
+  // where the rewrite cannot name it. An `in` is copied at the call instead.
+  if (in_place && !r.whole &&
+      (arg->getBeginLoc().isMacroID() || arg->getEndLoc().isMacroID())) {
+    if (!tracked_dir)
+      return "::cei::rt::in<" + type + ">(static_cast<" + type + ">(static_cast<const " + type +
+             "&>(" + value + ")))";
+    llvm::StringRef macro = Lexer::getImmediateMacroName(
+        arg->getBeginLoc().isMacroID() ? arg->getBeginLoc() : arg->getEndLoc(), sm_,
+        ctx_.getLangOpts());
+    error(arg->getBeginLoc(), "ceic: the " + dir + " argument of CE '" + c.ce->name +
+                                  "' is written with the macro '" + macro.str() +
+                                  "': ceic cannot name there the variable it lies under, so "
+                                  "later host uses would not wait for the task; write the "
+                                  "element or member out (e.g. 'rows[1]') "
+                                  "[ceic-untracked-argument]");
+    return {};
+  }
   if (in_place) {
     if (!r.whole) {
       auto name = root_text(r, c);
