@@ -96,6 +96,10 @@ class Planner {
   void track(const Root& r, const CeCall& c);
   void plan_guards();
   void plan_syncs();
+  // Reference parameters may alias each other, globals and `this`'s members (step(a, a),
+  // f(rows[1], rows)): the syncs a host use of one of them needs for the tasks on the others.
+  std::string alias_syncs(const Expr* use, const ValueDecl* decl, bool read, bool task_arg) const;
+  const Stmt* body_of(const Expr* e) const;
   // Whether tasks use data of decl that contain the storage at `path` (task_data_enclose), or
   // that contain it or lie inside it (task_data_overlap).
   bool task_data_enclose(const ValueDecl* decl, const std::string& path) const;
@@ -609,9 +613,23 @@ void Planner::plan_syncs() {
   }
 
   for (const auto& ref : facts_.refs) {
-    if (ref.templated || exempt_.count(ref.node) || bindings.count(ref.node) ||
-        by_copy_capture(ref.node, ref.lambda))
+    if (ref.templated || by_copy_capture(ref.node, ref.lambda)) continue;
+    if (bindings.count(ref.node)) continue;
+    if (exempt_.count(ref.node)) {
+      // A task argument's root: the runtime orders it after the tasks on the same object, but
+      // not after those on an object that contains it or lies inside it (another type).
+      const ValueDecl* decl = llvm::cast<ValueDecl>(ref.decl->getCanonicalDecl());
+      if (const auto* var = llvm::dyn_cast<VarDecl>(decl);
+          var && var->getType()->isReferenceType() && !llvm::isa<ParmVarDecl>(var)) {
+        Root r = roots_.of_var(var, ref.node);
+        decl = r.kind == Root::Known ? r.decl : nullptr;
+      }
+      Range r = range_of(ref.node->getSourceRange());
+      std::string pre = decl ? alias_syncs(ref.node, decl, only_reads(ref.node), true) : "";
+      if (!pre.empty() && r.valid)
+        edits_.replace(r.begin, r.end, "(" + pre + edits_.render(r.begin, r.end) + ")");
       continue;
+    }
     // `[x]`: the copy is taken where the lambda is made (plan_lambda_captures); a class's copy
     // sits under its copy constructor.
     DynTypedNode p;
@@ -652,7 +670,9 @@ void Planner::plan_syncs() {
         continue;
       }
     }
-    if (!tracked_.count(decl)) continue;
+    const bool read = only_reads(ref.node) || read_ranges.count(ref.node);
+    const std::string pre = alias_syncs(ref.node, decl, read, false);
+    if (!tracked_.count(decl) && pre.empty()) continue;
     Range r = range_of(ref.node->getSourceRange());
     if (!r.valid) {
       error(ref.node->getBeginLoc(),
@@ -660,14 +680,61 @@ void Planner::plan_syncs() {
             "macro body; pass it to the macro as an argument");
       continue;
     }
-    std::string fn = only_reads(ref.node) || read_ranges.count(ref.node)
-                         ? "::cei::rt::sync_read("
-                         : "::cei::rt::sync(";
+    std::string fn = read ? "::cei::rt::sync_read(" : "::cei::rt::sync(";
     std::string use = edits_.render(r.begin, r.end);
-    edits_.replace(
-        r.begin, r.end,
-        whole_first.empty() ? fn + use + ")" : "((void)" + fn + whole_first + "), " + use + ")");
+    if (tracked_.count(decl))
+      use = whole_first.empty() ? fn + use + ")" : "((void)" + fn + whole_first + "), " + use + ")";
+    edits_.replace(r.begin, r.end, pre.empty() ? use : "(" + pre + use + ")");
   }
+}
+
+const Stmt* Planner::body_of(const Expr* e) const {
+  DynTypedNode n = DynTypedNode::create(*e);
+  for (int guard = 0; guard < 10000; ++guard) {
+    auto ps = ctx_.getParents(n);
+    if (ps.empty()) return nullptr;
+    n = ps[0];
+    if (const auto* l = n.get<LambdaExpr>()) return l->getBody();
+    if (const auto* fd = n.get<FunctionDecl>()) return fd->getBody();
+  }
+  return nullptr;
+}
+
+// A reference parameter may be bound to another reference parameter, to (part of) a global or to
+// (part of) the object `this` points to; distinct globals, and distinct members of `this`, never
+// overlap, and a static local is not named before its declaration: those are left out. A use of
+// one of them in a body whose tasks use another waits for the other's tasks first (`sync_read`
+// for a read, `sync` for a write). A task argument needs that only where the two differ in type
+// (one may contain the other); the runtime orders tasks on the same object by its address.
+std::string Planner::alias_syncs(const Expr* use, const ValueDecl* decl, bool read,
+                                 bool task_arg) const {
+  auto it = exit_guards_.find(body_of(use));
+  if (it == exit_guards_.end()) return {};
+  enum { No, RefParam, Member, Global };
+  auto kind = [](const ValueDecl* d) {
+    if (llvm::isa<FieldDecl>(d)) return Member;
+    const auto* v = llvm::dyn_cast<VarDecl>(d);
+    if (!v) return No;
+    if (llvm::isa<ParmVarDecl>(v)) return v->getType()->isReferenceType() ? RefParam : No;
+    return v->hasGlobalStorage() && !v->isStaticLocal() ? Global : No;
+  };
+  auto type = [](const ValueDecl* d) {
+    return d->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  };
+  const auto kd = kind(decl);
+  if (kd == No) return {};
+  std::string out;
+  for (const ValueDecl* p : it->second) {
+    const auto kp = kind(p);
+    if (p == decl || kp == No) continue;
+    if (kp != RefParam && kd != RefParam && !(kp == Member && kd == Global) &&
+        !(kp == Global && kd == Member))
+      continue;
+    if (task_arg && type(p) == type(decl)) continue;
+    out += std::string("(void)::cei::rt::") + (read ? "sync_read(" : "sync(") + guard_name(p) +
+           "), ";
+  }
+  return out;
 }
 
 // A lambda that copies a variable tasks write takes the copy when it is created: wait there.
