@@ -331,8 +331,7 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
   }
   // `vbump(ROW(1))` with `#define ROW(i) rows[i]`: the root's name lies in the macro's body,
   // where the rewrite cannot name it. An `in` is copied at the call instead.
-  if (in_place && !r.whole &&
-      (arg->getBeginLoc().isMacroID() || arg->getEndLoc().isMacroID())) {
+  if (in_place && !r.whole && (arg->getBeginLoc().isMacroID() || arg->getEndLoc().isMacroID())) {
     if (!tracked_dir)
       return "::cei::rt::in<" + type + ">(static_cast<" + type + ">(static_cast<const " + type +
              "&>(" + value + ")))";
@@ -731,8 +730,8 @@ std::string Planner::alias_syncs(const Expr* use, const ValueDecl* decl, bool re
         !(kp == Global && kd == Member))
       continue;
     if (task_arg && type(p) == type(decl)) continue;
-    out += std::string("(void)::cei::rt::") + (read ? "sync_read(" : "sync(") + guard_name(p) +
-           "), ";
+    out +=
+        std::string("(void)::cei::rt::") + (read ? "sync_read(" : "sync(") + guard_name(p) + "), ";
   }
   return out;
 }
@@ -808,7 +807,8 @@ void Planner::plan_guards() {
       unsigned pos = *at;
       // A static local declared in this body is guarded from its declaration on.
       const auto* var = llvm::dyn_cast<VarDecl>(d);
-      if (auto it = var && var->isStaticLocal() ? facts_.decl_stmt.find(var) : facts_.decl_stmt.end();
+      if (auto it =
+              var && var->isStaticLocal() ? facts_.decl_stmt.find(var) : facts_.decl_stmt.end();
           it != facts_.decl_stmt.end()) {
         Range dr = range_of(it->second->getSourceRange()), br = range_of(body->getSourceRange());
         if (dr.valid && br.valid && dr.begin >= br.begin && dr.end <= br.end) {

@@ -155,8 +155,10 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
       // `s.ref` of `struct V { DVec& ref; }`, `pr.first` of a pair of references: the object
       // lies elsewhere, not under s, like the target of a pointer member.
       if (field->getType()->isReferenceType())
-        return opaque(e, "the reference member '" + field->getNameAsString() +
-                             "', whose object does not lie under its holder", true);
+        return opaque(e,
+                      "the reference member '" + field->getNameAsString() +
+                          "', whose object does not lie under its holder",
+                      true);
       const Expr* base = m->getBase()->IgnoreParenImpCasts();
       if (!m->isArrow()) {
         steps.insert(0, "." + field->getNameAsString());
