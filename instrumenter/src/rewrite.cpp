@@ -330,14 +330,17 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
     return {};
   }
   // `vbump(ROW(1))` with `#define ROW(i) rows[i]`: the root's name lies in the macro's body,
-  // where the rewrite cannot name it. An `in` is copied at the call instead.
-  if (in_place && !r.whole && (arg->getBeginLoc().isMacroID() || arg->getEndLoc().isMacroID())) {
+  // where the rewrite cannot quote it. (A macro argument, `BUMP(rows[i], k)`, is spelled in the
+  // file and quoted as usual.) An `in` is copied at the call instead.
+  if (in_place && !r.whole && r.origin && r.origin == r.node &&
+      original_text(r.origin->getSourceRange()).empty()) {
     if (!tracked_dir)
       return "::cei::rt::in<" + type + ">(static_cast<" + type + ">(static_cast<const " + type +
              "&>(" + value + ")))";
-    llvm::StringRef macro = Lexer::getImmediateMacroName(
-        arg->getBeginLoc().isMacroID() ? arg->getBeginLoc() : arg->getEndLoc(), sm_,
-        ctx_.getLangOpts());
+    SourceLocation in_macro = r.origin->getBeginLoc();
+    llvm::StringRef macro = in_macro.isMacroID()
+                                ? Lexer::getImmediateMacroName(in_macro, sm_, ctx_.getLangOpts())
+                                : llvm::StringRef("?");
     error(arg->getBeginLoc(), "ceic: the " + dir + " argument of CE '" + c.ce->name +
                                   "' is written with the macro '" + macro.str() +
                                   "': ceic cannot name there the variable it lies under, so "
