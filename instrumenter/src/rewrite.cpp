@@ -105,6 +105,10 @@ class Planner {
   void track(const Root& r, const CeCall& c);
   void plan_guards();
   void plan_syncs();
+  // Reference parameters may alias each other, globals and `this`'s members (step(a, a),
+  // f(rows[1], rows)): the syncs a host use of one of them needs for the tasks on the others.
+  std::string alias_syncs(const Expr* use, const ValueDecl* decl, bool read, bool task_arg) const;
+  const Stmt* body_of(const Expr* e) const;
   // Whether tasks use data of decl that contain the storage at `path` (task_data_enclose), or
   // that contain it or lie inside it (task_data_overlap).
   bool task_data_enclose(const ValueDecl* decl, const std::string& path) const;
@@ -146,6 +150,20 @@ class Planner {
       exit_guards_;  // body -> outliving roots
   bool dry_ = true;  // the first pass over the calls only finds what tasks touch
 };
+
+// The expression that names an outliving root in any function that hands it to tasks: a
+// member of `this`, a global or static member by its qualified name (`::data::G`,
+// `::Pool::pool`), a parameter or static local by its name.
+std::string guard_name(const ValueDecl* d) {
+  const std::string n = d->getNameAsString();
+  if (llvm::isa<FieldDecl>(d)) return "this->" + n;
+  const auto* var = llvm::dyn_cast<VarDecl>(d);
+  if (!var || !var->hasGlobalStorage() || var->isStaticLocal()) return n;
+  std::string q = var->getQualifiedNameAsString();
+  for (std::string anon = "(anonymous namespace)::"; q.find(anon) != std::string::npos;)
+    q.erase(q.find(anon), anon.size());
+  return "::" + q;
+}
 
 Planner::Range Planner::range_of(SourceRange r) const {
   CharSourceRange cr =
@@ -319,6 +337,26 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
       return "::cei::rt::in<" + type + ">(static_cast<" + type + ">(static_cast<const " + type +
              "&>(" + value + ")))";
     refuse(r, c, arg, dir);
+    return {};
+  }
+  // `vbump(ROW(1))` with `#define ROW(i) rows[i]`: the root's name lies in the macro's body,
+  // where the rewrite cannot quote it. (A macro argument, `BUMP(rows[i], k)`, is spelled in the
+  // file and quoted as usual.) An `in` is copied at the call instead.
+  if (in_place && !r.whole && r.origin && r.origin == r.node &&
+      original_text(r.origin->getSourceRange()).empty()) {
+    if (!tracked_dir)
+      return "::cei::rt::in<" + type + ">(static_cast<" + type + ">(static_cast<const " + type +
+             "&>(" + value + ")))";
+    SourceLocation in_macro = r.origin->getBeginLoc();
+    llvm::StringRef macro = in_macro.isMacroID()
+                                ? Lexer::getImmediateMacroName(in_macro, sm_, ctx_.getLangOpts())
+                                : llvm::StringRef("?");
+    error(arg->getBeginLoc(), "ceic: the " + dir + " argument of CE '" + c.ce->name +
+                                  "' is written with the macro '" + macro.str() +
+                                  "': ceic cannot name there the variable it lies under, so "
+                                  "later host uses would not wait for the task; write the "
+                                  "element or member out (e.g. 'rows[1]') "
+                                  "[ceic-untracked-argument]");
     return {};
   }
   if (in_place) {
@@ -623,12 +661,37 @@ void Planner::plan_syncs() {
     if (var->getType()->isReferenceType() && var->hasLocalStorage() && var->getInit() &&
         !facts_.range_for_init.count(var))
       binding(var->getInit(), "");
-  for (const auto& [var, range] : facts_.range_for_init) binding(range, "[]");
+  // A loop variable that is a copy (`for (DVec r : rows)`, `for (double x : xs)`) is no alias:
+  // the range is a use of its variable at the loop, a read unless the loop variable is a
+  // non-const reference through which the body may write.
+  std::set<const Expr*> read_ranges;
+  for (const auto& [var, range] : facts_.range_for_init) {
+    QualType t = var->getType();
+    if (t->isReferenceType()) binding(range, "[]");
+    if (!t->isReferenceType() || t.getNonReferenceType().isConstQualified()) {
+      Root r = roots_.of(range);
+      if (r.kind == Root::Known && r.node) read_ranges.insert(r.node);
+    }
+  }
 
   for (const auto& ref : facts_.refs) {
-    if (ref.templated || exempt_.count(ref.node) || bindings.count(ref.node) ||
-        by_copy_capture(ref.node, ref.lambda))
+    if (ref.templated || by_copy_capture(ref.node, ref.lambda)) continue;
+    if (bindings.count(ref.node)) continue;
+    if (exempt_.count(ref.node)) {
+      // A task argument's root: the runtime orders it after the tasks on the same object, but
+      // not after those on an object that contains it or lies inside it (another type).
+      const ValueDecl* decl = llvm::cast<ValueDecl>(ref.decl->getCanonicalDecl());
+      if (const auto* var = llvm::dyn_cast<VarDecl>(decl);
+          var && var->getType()->isReferenceType() && !llvm::isa<ParmVarDecl>(var)) {
+        Root r = roots_.of_var(var, ref.node);
+        decl = r.kind == Root::Known ? r.decl : nullptr;
+      }
+      Range r = range_of(ref.node->getSourceRange());
+      std::string pre = decl ? alias_syncs(ref.node, decl, only_reads(ref.node), true) : "";
+      if (!pre.empty() && r.valid)
+        edits_.replace(r.begin, r.end, "(" + pre + edits_.render(r.begin, r.end) + ")");
       continue;
+    }
     // `[x]`: the copy is taken where the lambda is made (plan_lambda_captures); a class's copy
     // sits under its copy constructor.
     DynTypedNode p;
@@ -637,7 +700,7 @@ void Planner::plan_syncs() {
         copy && copy->getNumArgs() == 1 && copy->getArg(0) == top)
       up_implicit(copy, p);
     if (p.get<LambdaExpr>()) continue;
-    const ValueDecl* decl = ref.decl;
+    const ValueDecl* decl = llvm::cast<ValueDecl>(ref.decl->getCanonicalDecl());
     // `a` of `auto& [a, b] = pr`: a use of pr's part, which the binding does not name (it may be
     // a member, or what get<0>(pr) returns): it waits for all of pr's tasks. (A binding of a
     // copy, `auto [a, b] = pr`, uses the copy: the declaration read pr.)
@@ -656,11 +719,11 @@ void Planner::plan_syncs() {
       Root r = roots_.of_var(var, ref.node);
       if (r.kind != Root::Known) continue;
       decl = r.decl;
-      if (tracked_.count(decl) && (structured || task_data_overlap(decl, r.path)))
+      const bool all = structured || r.aggregate || task_data_overlap(decl, r.path);
+      if (tracked_.count(decl) && all)
         whole_first = r.origin ? original_text(r.origin->getSourceRange())
                                : roots_.name_at(r, {nullptr, nullptr}).value_or("");
-      if (tracked_.count(decl) && (structured || task_data_overlap(decl, r.path)) &&
-          whole_first.empty()) {
+      if (tracked_.count(decl) && all && whole_first.empty()) {
         error(ref.node->getBeginLoc(),
               "ceic: '" + ref.decl->getNameAsString() + "' is bound to part of '" +
                   decl->getNameAsString() +
@@ -669,7 +732,9 @@ void Planner::plan_syncs() {
         continue;
       }
     }
-    if (!tracked_.count(decl)) continue;
+    const bool read = only_reads(ref.node) || read_ranges.count(ref.node);
+    const std::string pre = alias_syncs(ref.node, decl, read, false);
+    if (!tracked_.count(decl) && pre.empty()) continue;
     Range r = range_of(ref.node->getSourceRange());
     if (!r.valid) {
       error(ref.node->getBeginLoc(),
@@ -677,12 +742,61 @@ void Planner::plan_syncs() {
             "macro body; pass it to the macro as an argument");
       continue;
     }
-    std::string fn = only_reads(ref.node) ? "::cei::rt::sync_read(" : "::cei::rt::sync(";
+    std::string fn = read ? "::cei::rt::sync_read(" : "::cei::rt::sync(";
     std::string use = edits_.render(r.begin, r.end);
-    edits_.replace(
-        r.begin, r.end,
-        whole_first.empty() ? fn + use + ")" : "((void)" + fn + whole_first + "), " + use + ")");
+    if (tracked_.count(decl))
+      use = whole_first.empty() ? fn + use + ")" : "((void)" + fn + whole_first + "), " + use + ")";
+    edits_.replace(r.begin, r.end, pre.empty() ? use : "(" + pre + use + ")");
   }
+}
+
+const Stmt* Planner::body_of(const Expr* e) const {
+  DynTypedNode n = DynTypedNode::create(*e);
+  for (int guard = 0; guard < 10000; ++guard) {
+    auto ps = ctx_.getParents(n);
+    if (ps.empty()) return nullptr;
+    n = ps[0];
+    if (const auto* l = n.get<LambdaExpr>()) return l->getBody();
+    if (const auto* fd = n.get<FunctionDecl>()) return fd->getBody();
+  }
+  return nullptr;
+}
+
+// A reference parameter may be bound to another reference parameter, to (part of) a global or to
+// (part of) the object `this` points to; distinct globals, and distinct members of `this`, never
+// overlap, and a static local is not named before its declaration: those are left out. A use of
+// one of them in a body whose tasks use another waits for the other's tasks first (`sync_read`
+// for a read, `sync` for a write). A task argument needs that only where the two differ in type
+// (one may contain the other); the runtime orders tasks on the same object by its address.
+std::string Planner::alias_syncs(const Expr* use, const ValueDecl* decl, bool read,
+                                 bool task_arg) const {
+  auto it = exit_guards_.find(body_of(use));
+  if (it == exit_guards_.end()) return {};
+  enum { No, RefParam, Member, Global };
+  auto kind = [](const ValueDecl* d) {
+    if (llvm::isa<FieldDecl>(d)) return Member;
+    const auto* v = llvm::dyn_cast<VarDecl>(d);
+    if (!v) return No;
+    if (llvm::isa<ParmVarDecl>(v)) return v->getType()->isReferenceType() ? RefParam : No;
+    return v->hasGlobalStorage() && !v->isStaticLocal() ? Global : No;
+  };
+  auto type = [](const ValueDecl* d) {
+    return d->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  };
+  const auto kd = kind(decl);
+  if (kd == No) return {};
+  std::string out;
+  for (const ValueDecl* p : it->second) {
+    const auto kp = kind(p);
+    if (p == decl || kp == No) continue;
+    if (kp != RefParam && kd != RefParam && !(kp == Member && kd == Global) &&
+        !(kp == Global && kd == Member))
+      continue;
+    if (task_arg && type(p) == type(decl)) continue;
+    out +=
+        std::string("(void)::cei::rt::") + (read ? "sync_read(" : "sync(") + guard_name(p) + "), ";
+  }
+  return out;
 }
 
 // A lambda that copies a variable tasks write takes the copy when it is created: wait there.
@@ -749,10 +863,28 @@ void Planner::plan_guards() {
   for (const auto& [body, decls] : exit_guards_) {
     auto at = body_start(body);
     if (!at) continue;
+    std::set<std::string> names;
     for (const ValueDecl* d : decls) {
-      const std::string n = d->getNameAsString();
-      const std::string expr = llvm::isa<FieldDecl>(d) ? "this->" + n : n;
-      edits_.insert(*at, " ::cei::rt::SyncAtExit __cei_exit_" + n + "(" + expr + ");");
+      std::string n = d->getNameAsString();
+      for (int i = 2; !names.insert(n).second; ++i) n = d->getNameAsString() + std::to_string(i);
+      unsigned pos = *at;
+      // A static local declared in this body is guarded from its declaration on.
+      const auto* var = llvm::dyn_cast<VarDecl>(d);
+      if (auto it =
+              var && var->isStaticLocal() ? facts_.decl_stmt.find(var) : facts_.decl_stmt.end();
+          it != facts_.decl_stmt.end()) {
+        Range dr = range_of(it->second->getSourceRange()), br = range_of(body->getSourceRange());
+        if (dr.valid && br.valid && dr.begin >= br.begin && dr.end <= br.end) {
+          if (!in_block(it->second)) {
+            error(var->getLocation(), "ceic: static variable '" + var->getNameAsString() +
+                                          "' is used by a task; declare it in a block, not in "
+                                          "the header of a for, if, while or switch");
+            continue;
+          }
+          pos = dr.end;
+        }
+      }
+      edits_.insert(pos, " ::cei::rt::SyncAtExit __cei_exit_" + n + "(" + guard_name(d) + ");");
     }
   }
 }

@@ -27,7 +27,8 @@ Root opaque(const Expr* at, std::string why, bool through_pointer = false) {
 Root known(const ValueDecl* decl, const Expr* node) {
   Root r;
   r.kind = Root::Known;
-  r.decl = decl;
+  // One declaration for a static member declared in its class and defined outside it.
+  r.decl = llvm::cast<ValueDecl>(decl->getCanonicalDecl());
   r.node = r.origin = node;
   return r;
 }
@@ -44,6 +45,17 @@ bool owns_elements(const CXXRecordDecl* cls) {
   const auto* ns = llvm::dyn_cast<NamespaceDecl>(cls->getDeclContext());
   return ns && ns->getName() == "cei" && llvm::isa<TranslationUnitDecl>(ns->getParent()) &&
          name == "Array";
+}
+
+// Whether a range-for over a `type` visits the objects that indexing it names (`v[i]` of a
+// vector or a built-in array), not key/value pairs (maps) or what a user class's iterator makes.
+bool iterates_elements(QualType type) {
+  type = type.getNonReferenceType();
+  if (type->isArrayType()) return true;
+  const CXXRecordDecl* cls = type->getAsCXXRecordDecl();
+  if (!owns_elements(cls)) return false;
+  const llvm::StringRef name = cls->getName();
+  return name != "map" && name != "unordered_map";
 }
 
 std::string name_of(const FunctionDecl* fd) {
@@ -86,9 +98,11 @@ Root RootFinder::of_var(const VarDecl* var, const Expr* ref) const {
   // loop variable of `for (auto& row : rows)` an element of the range.
   const Expr* init = nullptr;
   std::string step;
+  bool aggregate = false;
   if (auto it = facts_.range_for_init.find(var); it != facts_.range_for_init.end()) {
     init = it->second;
     step = "[]";
+    aggregate = !iterates_elements(init->getType());
   } else if (var->hasLocalStorage()) {
     init = var->getInit();
   }
@@ -111,6 +125,7 @@ Root RootFinder::of_var(const VarDecl* var, const Expr* ref) const {
   }
   r.node = ref;
   r.path += step;
+  r.aggregate = aggregate;
   return r;
 }
 
@@ -137,6 +152,13 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
     if (const auto* m = llvm::dyn_cast<MemberExpr>(e)) {
       const auto* field = llvm::dyn_cast<FieldDecl>(m->getMemberDecl());
       if (!field) return opaque(e, "a static member or a member function");
+      // `s.ref` of `struct V { DVec& ref; }`, `pr.first` of a pair of references: the object
+      // lies elsewhere, not under s, like the target of a pointer member.
+      if (field->getType()->isReferenceType())
+        return opaque(e,
+                      "the reference member '" + field->getNameAsString() +
+                          "', whose object does not lie under its holder",
+                      true);
       const Expr* base = m->getBase()->IgnoreParenImpCasts();
       if (!m->isArrow()) {
         steps.insert(0, "." + field->getNameAsString());
@@ -439,6 +461,9 @@ std::string RootFinder::advice(const Root& r) {
   if (r.through_pointer && r.why.find("iterator") != std::string::npos)
     return "index the container instead (e.g. 'v[i]'), or keep the object in a variable rather "
            "than behind a smart pointer";
+  if (r.why.find("reference member") != std::string::npos)
+    return "pass the variable the member refers to (e.g. 'a' for 'V s{a}'), or an element or "
+           "member of it";
   if (r.through_pointer)
     return "pass the variable, member or element itself (e.g. 'v[i]', 's.f'), or a reference "
            "bound to one";

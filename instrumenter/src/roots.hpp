@@ -29,6 +29,10 @@ struct Root {
   const clang::Expr* at = nullptr;
   std::string why;
   bool through_pointer = false;
+  // The reference is the loop variable of a range-for whose elements are not what indexing the
+  // container gives (a map's key/value pairs, a user class's iterator): it holds, or stands
+  // apart from, the task data at `path`, so a host use of it waits for all of decl's tasks.
+  bool aggregate = false;
 };
 
 // Where an lvalue is used: names in the root's text must mean there what they mean to the analysis.
