@@ -21,7 +21,8 @@ void outliving() {
   static Vec kept = {1};
   ops::scale(kept, 2);
 }
-// CHECK: void outliving() { ::cei::rt::SyncAtExit __cei_exit_global(global); ::cei::rt::SyncAtExit __cei_exit_kept(kept);
+// CHECK: void outliving() { ::cei::rt::SyncAtExit __cei_exit_global(::global);
+// CHECK: static Vec kept = {1}; ::cei::rt::SyncAtExit __cei_exit_kept(kept);
 
 // -----
 // Near forms: a local gets a Scope instead (scope_guard); a function that hands none of them to a
