@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include "spin_inc.hpp"
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -32,12 +34,7 @@ namespace rt = cei::rt;
 using IVec = cei::Vector<int>;
 
 void slow_inc(void* const* a) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
-  IVec r = *static_cast<const IVec*>(a[0]);
-  for (auto& x : r) x += 1;
-  while (std::chrono::steady_clock::now() < until) {
-  }
-  *static_cast<IVec*>(a[1]) = std::move(r);
+  inc_spinning(a, std::chrono::milliseconds(20));
 }
 
 constexpr const char* kSource = R"CL(

@@ -3,6 +3,7 @@
 // completion paths never read a meter, every task's figure arrives by the time drain() returns,
 // and each platform's account balances.
 #include "../scripted_meter.hpp"
+#include "spin_inc.hpp"
 
 #include <cei/array.hpp>
 #include <cei/rt/api.hpp>
@@ -39,12 +40,7 @@ using IVec = cei::Vector<int>;
 constexpr double kWatts = 40;
 
 void spin_inc(void* const* a) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(3);
-  IVec r = *static_cast<const IVec*>(a[0]);
-  for (auto& x : r) x += 1;
-  while (std::chrono::steady_clock::now() < until) {
-  }
-  *static_cast<IVec*>(a[1]) = std::move(r);
+  inc_spinning(a, std::chrono::milliseconds(3));
 }
 
 constexpr const char* kSource = R"CL(

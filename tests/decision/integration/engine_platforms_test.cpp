@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "spin_inc.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -31,12 +33,7 @@ constexpr auto kNativeSpin = std::chrono::milliseconds(20);
 constexpr double kSpinS = 0.020;
 
 void slow_inc(void* const* a) {
-  const auto until = std::chrono::steady_clock::now() + kNativeSpin;
-  IVec r = *static_cast<const IVec*>(a[0]);
-  for (auto& x : r) x += 1;
-  while (std::chrono::steady_clock::now() < until) {
-  }
-  *static_cast<IVec*>(a[1]) = std::move(r);
+  inc_spinning(a, kNativeSpin);
 }
 
 // Busy for a fraction of a millisecond (enough for the power model to matter), far below the
