@@ -15,7 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include "spin_inc.hpp"
+#include "inc_ce.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -118,12 +118,6 @@ void use_policy(const std::string& name) {
   tally().take();
 }
 
-IVec iota(std::size_t n, int from) {
-  IVec v(n);
-  std::iota(v.begin(), v.end(), from);
-  return v;
-}
-
 // n independent tasks of `ce`, submitted back to back (the CPU workers busy: DynPerf's case for
 // sending PoCL work), after two waited for one by one (both platforms idle); checks every result.
 void run(const rt::CeInfo& ce, int n) {
@@ -133,15 +127,7 @@ void run(const rt::CeInfo& ce, int n) {
     IVec out = rt::call<IVec>(ce, rt::in<IVec>(in));
     ASSERT_EQ(out, iota(64, i + 1));
   }
-  std::vector<IVec> in, out(n);
-  for (int i = 0; i < n; ++i) in.push_back(iota(64, i));
-  std::vector<std::unique_ptr<rt::Scope>> scopes;
-  for (int i = 0; i < n; ++i) {
-    scopes.push_back(std::make_unique<rt::Scope>(in[i]));
-    scopes.push_back(std::make_unique<rt::Scope>(out[i]));
-  }
-  for (int i = 0; i < n; ++i) rt::assign(out[i], rt::call<IVec>(ce, rt::in<IVec>(in[i])));
-  for (int i = 0; i < n; ++i) ASSERT_EQ(rt::sync_read(out[i]), iota(64, i + 1)) << "task " << i;
+  run_independent(ce, n, 64);
 }
 
 TEST(DefaultPlatforms, AutomaticPoliciesRunOnTheCpuWhatItCanRun) {

@@ -3,7 +3,7 @@
 // completion paths never read a meter, every task's figure arrives by the time drain() returns,
 // and each platform's account balances.
 #include "../scripted_meter.hpp"
-#include "spin_inc.hpp"
+#include "inc_ce.hpp"
 
 #include <cei/array.hpp>
 #include <cei/rt/api.hpp>
@@ -99,12 +99,6 @@ std::shared_ptr<rt::test::MeterLog> meter_log = std::make_shared<rt::test::Meter
 std::shared_ptr<Watch> watch = std::make_shared<Watch>();
 std::shared_ptr<rt::trace::Recorder> recorder = std::make_shared<rt::trace::Recorder>();
 
-IVec iota(std::size_t n, int from) {
-  IVec v(n);
-  std::iota(v.begin(), v.end(), from);
-  return v;
-}
-
 // Every task of the CE on `platform`, as only:<platform> sends them; then drain().
 void run_on(const std::string& platform, int n) {
   rt::Runtime& runtime = rt::Runtime::instance();
@@ -115,17 +109,7 @@ void run_on(const std::string& platform, int n) {
       rt::ProfileOptions{cfg.profile.explore_runs, cfg.profile.default_exec_s});
   runtime.set_policy(rt::make_policy(cfg, store.get()));
   runtime.set_profiles(std::move(store));
-  std::vector<IVec> in, out(n);
-  for (int i = 0; i < n; ++i) in.push_back(iota(64, i));
-  {
-    std::vector<std::unique_ptr<rt::Scope>> scopes;
-    for (int i = 0; i < n; ++i) {
-      scopes.push_back(std::make_unique<rt::Scope>(in[i]));
-      scopes.push_back(std::make_unique<rt::Scope>(out[i]));
-    }
-    for (int i = 0; i < n; ++i) rt::assign(out[i], rt::call<IVec>(work_ce, rt::in<IVec>(in[i])));
-    for (int i = 0; i < n; ++i) ASSERT_EQ(rt::sync_read(out[i]), iota(64, i + 1)) << "task " << i;
-  }
+  run_independent(work_ce, n, 64);
   runtime.drain();
 }
 

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "spin_inc.hpp"
+#include "inc_ce.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -121,28 +121,6 @@ void use_policy(const std::string& name) {
   tally().take("");
 }
 
-IVec iota(std::size_t n, int from) {
-  IVec v(n);
-  std::iota(v.begin(), v.end(), from);
-  return v;
-}
-
-// n independent tasks, submitted back to back; checks every result.
-void run_independent(int n) {
-  std::vector<IVec> in, out(n);
-  for (int i = 0; i < n; ++i) in.push_back(iota(256, i));
-  {
-    // ceic's scopes: the runtime forgets these addresses when they die (the heap reuses them).
-    std::vector<std::unique_ptr<rt::Scope>> scopes;
-    for (int i = 0; i < n; ++i) {
-      scopes.push_back(std::make_unique<rt::Scope>(in[i]));
-      scopes.push_back(std::make_unique<rt::Scope>(out[i]));
-    }
-    for (int i = 0; i < n; ++i) rt::assign(out[i], rt::call<IVec>(work_ce, rt::in<IVec>(in[i])));
-    for (int i = 0; i < n; ++i) ASSERT_EQ(rt::sync_read(out[i]), iota(256, i + 1)) << "task " << i;
-  }
-}
-
 // n tasks one after the other, each waited for: the queues stay empty, so choices follow the
 // execution and energy forecasts alone.
 void run_one_by_one(int n) {
@@ -196,7 +174,7 @@ TEST(EnginePlatforms, DynPerfSendsAlmostEveryTaskToTheFastPlatform) {
   use_policy("dynperf");
   run_one_by_one(2);  // exploration: one run on each platform
   tally().take("");
-  run_independent(40);
+  run_independent(work_ce, 40, 256);
   rt::Runtime::instance().drain();
   const Tally::Row cl = tally().take("cl");
   // The kernel takes well under a tenth of the spin: a balanced split leaves the CPU a few.
@@ -205,11 +183,11 @@ TEST(EnginePlatforms, DynPerfSendsAlmostEveryTaskToTheFastPlatform) {
 
 TEST(EnginePlatforms, OnlySendsEveryTaskToThatPlatform) {
   use_policy("only:cpu");
-  run_independent(12);
+  run_independent(work_ce, 12, 256);
   rt::Runtime::instance().drain();
   EXPECT_EQ(tally().take("cpu").tasks, 12);
   use_policy("only:cl");
-  run_independent(12);
+  run_independent(work_ce, 12, 256);
   rt::Runtime::instance().drain();
   EXPECT_EQ(tally().take("cl").tasks, 12);
 }
