@@ -5,6 +5,7 @@
 #include "ces.hpp"
 
 #include <cstdio>
+#include <map>
 #include <string>
 
 namespace dig {
@@ -48,6 +49,10 @@ template <class T>
 void put(const char* name, const std::vector<T>& v) {
   for (std::size_t i = 0; i < v.size(); ++i)
     put((std::string(name) + std::to_string(i)).c_str(), v[i]);
+}
+template <class T>
+void put(const char* name, const std::map<int, T>& m) {
+  for (const auto& [k, v] : m) put((std::string(name) + "[" + std::to_string(k) + "]").c_str(), v);
 }
 inline void begin(const char* where) { std::printf("%s:", where); }
 inline void end() { std::printf("\n"); }

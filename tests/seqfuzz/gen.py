@@ -35,7 +35,8 @@ REFUSED_P = 0.05
 FORMS = sorted(REFUSED | RISKY | {
     "var", "field", "elem", "call_elem", "container", "range_for", "loop", "branch",
     "result_assign", "result_local", "nested", "waited", "temp_arg", "host_write", "host_read",
-    "lambda_ref", "lambda_copy_read", "exception", "instance", "helper", "by_value", "checkpoint"})
+    "lambda_ref", "lambda_copy_read", "exception", "instance", "helper", "by_value", "checkpoint",
+    "map", "range_for_map", "range_for_copy"})
 
 # The data every program declares (name, C++ declaration, digest expression).
 DATA = [
@@ -57,6 +58,7 @@ DATA = [
     ("acc", "Acc acc;"),
     ("accs", "std::vector<Acc> accs(2);"),
     ("g", "Grid g;"),
+    ("mp", "std::map<int, DVec> mp{{1, DVec(6, 2.0)}, {4, DVec(6, 5.0)}};"),
 ]
 NAMES = [n for n, _ in DATA]
 
@@ -118,11 +120,14 @@ class Gen:
         k = self.r.randrange(3)
         opts = [("a", "var"), ("b", "var"), ("c", "var"), ("pk.v", "field"),
                 (f"rows[{k}]", "container"), (f"rows.at({k})", "at"), (f"g.row({k})", "user_accessor"),
-                (f"row({k})", "accessor_lambda"), ("*pv", "pointer")]
+                (f"row({k})", "accessor_lambda"), ("*pv", "pointer"),
+                (f"mp[{self.r.choice([1, 4])}]", "map"), (f"mp.at({self.r.choice([1, 4])})", "map")]
         if "i" in ctx:
             opts.append(("rows[i]", "loop"))
         if "r" in ctx:
             opts += [("r", "range_for")] * 3
+        if "kv" in ctx:
+            opts += [("kv.second", "range_for_map")] * 3
         if "rr" in ctx:
             opts += [("rr", "ref_local")] * 3
         return self.pick(opts)
@@ -228,7 +233,12 @@ class Gen:
             ("i1 = (i1 * 3 + 1) % 1000;", "var"), (f"acc.total = {v};", "field"),
             (f"g.row({i})[{e}] = {v};", "user_accessor"), (f"rows.at({i})[{e}] = {v};", "at"),
             (f"(*pv)[{e}] = {v};", "pointer"), ("P = M;", "var"), (f"pk.v[{e}] = {v};", "field"),
+            (f"mp[1][{e}] = {v};", "map"),
+            (f"for (DVec xc : rows) chk = std::fmod(chk + xc[{e}], 1009.0);", "range_for_copy"),
+            (f"for (double xc : sc) chk = std::fmod(chk + xc, 1009.0);", "range_for_copy"),
         ]
+        if "kv" in ctx:
+            opts.append((f"kv.second[{e}] = {v};", "range_for_map"))
         if self.on("realloc") and self.r.random() < 0.3:
             self.forms.add("realloc")
             # Not sc or accs: the program keeps pointers into them (ps, pa); not the container a
@@ -258,6 +268,9 @@ class Gen:
             opts.append((f"r[{e}]", "range_for"))
         if "rr" in ctx:
             opts.append((f"rr[{e}]", "ref_local"))
+        if "kv" in ctx:
+            opts.append((f"kv.second[{e}]", "range_for_map"))
+        opts.append((f"mp.at(4)[{e}]", "map"))
         terms = " + ".join(self.pick(opts) for _ in range(self.r.randrange(1, 3)))
         return [f"chk = std::fmod(chk + {terms}, 1009.0);"]
 
@@ -292,7 +305,12 @@ class Gen:
             return ["for (int i = 0; i < 3; ++i) {"] + self.block({"i"}, self.r.randrange(1, 3)) + ["}"], None
         if x < 0.50:
             self.forms.add("range_for")
-            var, rng = self.r.choice([("r", "rows"), ("t", "tiles"), ("x", "accs"), ("d", "sc")])
+            var, rng = self.r.choice([("r", "rows"), ("t", "tiles"), ("x", "accs"), ("d", "sc"),
+                                      ("kv", "mp")])
+            if var == "kv":
+                self.forms.add("range_for_map")
+                lines = ["  " + l for l in self.block({"kv"}, self.r.randrange(1, 3))]
+                return [f"for (auto& {var} : {rng}) {{"] + lines + ["}"], None
             lines = ["  " + l for l in self.var_stmt(var)]
             if self.r.random() < 0.5:
                 lines += self.block({var}, 1)
