@@ -9,8 +9,12 @@
 #include <string>
 
 namespace dig {
-inline void put(const char* name, double x) { std::printf(" %s=%.17g", name, x); }
-inline void put(const char* name, int x) { std::printf(" %s=%d", name, x); }
+inline void put(const char* name, double x) {
+  std::printf(" %s=%.17g", name, x);
+}
+inline void put(const char* name, int x) {
+  std::printf(" %s=%d", name, x);
+}
 inline void put(const char* name, const DVec& v) {
   std::printf(" %s=[", name);
   for (double x : v) std::printf(" %.17g", x);
@@ -54,6 +58,10 @@ template <class T>
 void put(const char* name, const std::map<int, T>& m) {
   for (const auto& [k, v] : m) put((std::string(name) + "[" + std::to_string(k) + "]").c_str(), v);
 }
-inline void begin(const char* where) { std::printf("%s:", where); }
-inline void end() { std::printf("\n"); }
+inline void begin(const char* where) {
+  std::printf("%s:", where);
+}
+inline void end() {
+  std::printf("\n");
+}
 }  // namespace dig

@@ -12,10 +12,14 @@ int main() {
   try {
     double e = fz::checked(a, 0.0);
     fz::vbump(b, 1.0);
-    dig::begin("e"); dig::put("e", e); dig::end();
+    dig::begin("e");
+    dig::put("e", e);
+    dig::end();
   } catch (const std::exception&) {
     std::printf("caught\n");
   }
-  dig::begin("end"); dig::put("b", b); dig::end();
+  dig::begin("end");
+  dig::put("b", b);
+  dig::end();
   return 0;
 }

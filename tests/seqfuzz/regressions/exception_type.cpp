@@ -10,7 +10,9 @@ int main() {
   DVec a{3, 1, 4, 1, 5, 9};
   try {
     double e = fz::checked(a, 0.0);
-    dig::begin("e"); dig::put("e", e); dig::end();
+    dig::begin("e");
+    dig::put("e", e);
+    dig::end();
   } catch (const std::domain_error& err) {
     std::printf("caught %s\n", err.what());
   }

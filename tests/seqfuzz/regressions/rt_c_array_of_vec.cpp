@@ -1,5 +1,6 @@
 // red-team p97 on main dfbdd4b: W2: 'for (DVec r : a)' over a built-in array read it unsynced.
-// forms: built-in array DVec a[3]: a[i] inout in a loop, then const& range-for read and by-value range-for read
+// forms: built-in array DVec a[3]: a[i] inout in a loop, then const& range-for read and by-value
+// range-for read
 #include "ces.hpp"
 #include "digest.hpp"
 
@@ -12,6 +13,8 @@ int main() {
   fz::vbump(a[1], 1.0);
   double s = 0;
   for (DVec r : a) s += r[0];
-  dig::begin("s"); dig::put("s", s); dig::end();
+  dig::begin("s");
+  dig::put("s", s);
+  dig::end();
   return 0;
 }

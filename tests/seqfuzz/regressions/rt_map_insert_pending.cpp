@@ -1,8 +1,9 @@
-// red-team p04 on main dfbdd4b: W1: range-for over a map read kv.second unsynced after inserts between tasks.
-// forms: map element inout pending, then insertion of new keys (m[k] = ..., emplace) and erase of another key
+// red-team p04 on main dfbdd4b: W1: range-for over a map read kv.second unsynced after inserts
+// between tasks. forms: map element inout pending, then insertion of new keys (m[k] = ..., emplace)
+// and erase of another key
+#include <map>
 #include "ces.hpp"
 #include "digest.hpp"
-#include <map>
 
 int main() {
   std::map<int, DVec> m;
@@ -15,7 +16,10 @@ int main() {
   m.erase(2);
   fz::vbump(m[1], 1.0);
   dig::begin("end");
-  for (const auto& kv : m) { dig::put("k", kv.first); dig::put("v", kv.second); }
+  for (const auto& kv : m) {
+    dig::put("k", kv.first);
+    dig::put("v", kv.second);
+  }
   dig::end();
   return 0;
 }

@@ -1,8 +1,9 @@
-// red-team p58 on main dfbdd4b: W1: range-for over a map of Acc read kv.second unsynced after instance CE calls.
-// forms: instance CE on map<int,Acc> elements (accm[k].add), then host read through range-for kv.second
+// red-team p58 on main dfbdd4b: W1: range-for over a map of Acc read kv.second unsynced after
+// instance CE calls. forms: instance CE on map<int,Acc> elements (accm[k].add), then host read
+// through range-for kv.second
+#include <map>
 #include "ces.hpp"
 #include "digest.hpp"
-#include <map>
 
 int main() {
   std::map<int, Acc> accm;

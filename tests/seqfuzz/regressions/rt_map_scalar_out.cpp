@@ -1,8 +1,9 @@
-// red-team p74 on main dfbdd4b: W1: range-for over a map<int,double> read kv.second unsynced after an out task.
-// forms: map<int,double> element as scalar out (sget(md[1], ...)), then host read via range-for kv.second and by-value `for (auto kv : md)`
+// red-team p74 on main dfbdd4b: W1: range-for over a map<int,double> read kv.second unsynced after
+// an out task. forms: map<int,double> element as scalar out (sget(md[1], ...)), then host read via
+// range-for kv.second and by-value `for (auto kv : md)`
+#include <map>
 #include "ces.hpp"
 #include "digest.hpp"
-#include <map>
 
 int main() {
   DVec a{3, 1, 4, 1, 5, 9};

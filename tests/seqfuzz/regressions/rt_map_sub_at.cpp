@@ -1,8 +1,8 @@
 // red-team p03 on main dfbdd4b: W1: range-for over a map read kv.second unsynced.
 // forms: std::map<int,DVec> m[k] inout, m.at(k) inout / in, result into m[k], iterate to print
+#include <map>
 #include "ces.hpp"
 #include "digest.hpp"
-#include <map>
 
 int main() {
   std::map<int, DVec> m;

@@ -1,5 +1,6 @@
 // red-team p70 on main dfbdd4b: build error: SyncAtExit named namespace global data::G unqualified.
-// forms: global container inside a namespace used qualified (data::G[1]) and via using-directive (G[0]), host reads
+// forms: global container inside a namespace used qualified (data::G[1]) and via using-directive
+// (G[0]), host reads
 #include "ces.hpp"
 #include "digest.hpp"
 
@@ -13,6 +14,10 @@ int main() {
   using namespace data;
   fz::vbump(G[0], 1.0);
   double y = G[0][0];
-  dig::begin("end"); dig::put("x", x); dig::put("y", y); dig::put("G", data::G); dig::end();
+  dig::begin("end");
+  dig::put("x", x);
+  dig::put("y", y);
+  dig::put("G", data::G);
+  dig::end();
   return 0;
 }

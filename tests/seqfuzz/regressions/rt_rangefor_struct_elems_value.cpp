@@ -13,6 +13,9 @@ int main() {
   fz::maxpy(mats[0], M, 1.0);
   double u = 0;
   for (auto m : mats) u += m(1, 1);
-  dig::begin("end"); dig::put("t", t); dig::put("u", u); dig::end();
+  dig::begin("end");
+  dig::put("t", t);
+  dig::put("u", u);
+  dig::end();
   return 0;
 }

@@ -8,6 +8,8 @@ int main() {
   fz::vbump(rows[1], 2.0);
   double s = 0;
   for (DVec r : rows) s += r[0];
-  dig::begin("end"); dig::put("s", s); dig::end();
+  dig::begin("end");
+  dig::put("s", s);
+  dig::end();
   return 0;
 }

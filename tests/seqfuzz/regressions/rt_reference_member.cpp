@@ -1,5 +1,6 @@
-// red-team p111 on main dfbdd4b: W4: vbump(s.ref) of 'struct V { DVec& ref; }' was tracked under s, not a (now refused).
-// forms: struct with a reference member (struct V { DVec& ref; }): CE inout on s.ref, host read of the referenced variable
+// red-team p111 on main dfbdd4b: W4: vbump(s.ref) of 'struct V { DVec& ref; }' was tracked under s,
+// not a (now refused). forms: struct with a reference member (struct V { DVec& ref; }): CE inout on
+// s.ref, host read of the referenced variable
 #include "ces.hpp"
 #include "digest.hpp"
 
@@ -12,6 +13,9 @@ int main() {
   V s{a};
   fz::vbump(s.ref, 2.0);
   double x = a[0];
-  dig::begin("end"); dig::put("x", x); dig::put("a", a); dig::end();
+  dig::begin("end");
+  dig::put("x", x);
+  dig::put("a", a);
+  dig::end();
   return 0;
 }

@@ -1,8 +1,9 @@
 // red-team p57 on main dfbdd4b: W1: range-for over an unordered_map read kv.second unsynced.
-// forms: unordered_map<int,DMat> um[k] inout, then host read through range-for kv.second (sorted keys: one key)
+// forms: unordered_map<int,DMat> um[k] inout, then host read through range-for kv.second (sorted
+// keys: one key)
+#include <unordered_map>
 #include "ces.hpp"
 #include "digest.hpp"
-#include <unordered_map>
 
 int main() {
   std::unordered_map<int, DMat> um;

@@ -1,8 +1,9 @@
-// red-team p75 on main dfbdd4b: W2: 'for (double x : xs)' read xs unsynced after an out task on xs[1].
-// forms: vector<double> / std::array<double,4> elements as scalar out, then by-value range-for read
+// red-team p75 on main dfbdd4b: W2: 'for (double x : xs)' read xs unsynced after an out task on
+// xs[1]. forms: vector<double> / std::array<double,4> elements as scalar out, then by-value
+// range-for read
+#include <array>
 #include "ces.hpp"
 #include "digest.hpp"
-#include <array>
 
 int main() {
   DVec a{3, 1, 4, 1, 5, 9};

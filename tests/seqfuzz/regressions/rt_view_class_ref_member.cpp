@@ -1,5 +1,6 @@
-// red-team p112 on main dfbdd4b: W4: accessor returning an element of a reference member was tracked under the view (now refused).
-// forms: view class holding a reference to a container, accessor row(i) returning rows[i] of it; CE inout; host read of the container
+// red-team p112 on main dfbdd4b: W4: accessor returning an element of a reference member was
+// tracked under the view (now refused). forms: view class holding a reference to a container,
+// accessor row(i) returning rows[i] of it; CE inout; host read of the container
 #include "ces.hpp"
 #include "digest.hpp"
 
@@ -13,6 +14,9 @@ int main() {
   RowsView v{rows};
   fz::vbump(v.row(1), 2.0);
   double x = rows[1][0];
-  dig::begin("end"); dig::put("x", x); dig::put("rows", rows); dig::end();
+  dig::begin("end");
+  dig::put("x", x);
+  dig::put("rows", rows);
+  dig::end();
   return 0;
 }
