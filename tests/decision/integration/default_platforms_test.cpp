@@ -78,12 +78,7 @@ struct Tally final : rt::Observer {
 };
 
 Tally& tally() {
-  static auto t = [] {
-    auto p = std::make_shared<Tally>();
-    rt::add_observer(p);
-    return p;
-  }();
-  return *t;
+  return observer<Tally>();
 }
 const bool tally_added = (tally(), true);  // observers must be in place before the start
 

@@ -95,12 +95,7 @@ struct Tally final : rt::Observer {
 };
 
 Tally& tally() {
-  static auto t = [] {
-    auto p = std::make_shared<Tally>();
-    rt::add_observer(p);
-    return p;
-  }();
-  return *t;
+  return observer<Tally>();
 }
 // Observers must be in place before the runtime starts.
 const bool tally_added = (tally(), true);

@@ -4,10 +4,12 @@
 //
 //   void slow_inc(void* const* a) { cei::test::inc_spinning(a, std::chrono::milliseconds(20)); }
 //   cei::test::run_independent(inc_ce, 40, 256);   // 40 tasks on vectors of 256, results checked
+//   Tally& tally() { return cei::test::observer<Tally>(); }
 #pragma once
 
 #include <cei/array.hpp>
 #include <cei/rt/api.hpp>
+#include <cei/rt/observer.hpp>
 
 #include <gtest/gtest.h>
 
@@ -47,6 +49,18 @@ inline void run_independent(const rt::CeInfo& ce, int n, std::size_t size) {
   }
   for (int i = 0; i < n; ++i) rt::assign(out[i], rt::call<IVec>(ce, rt::in<IVec>(in[i])));
   for (int i = 0; i < n; ++i) ASSERT_EQ(rt::sync_read(out[i]), iota(size, i + 1)) << "task " << i;
+}
+
+// The test program's one observer of type T, added at its first use (before the runtime starts,
+// when called from a namespace-scope initializer).
+template <class T>
+T& observer() {
+  static const std::shared_ptr<T> t = [] {
+    auto p = std::make_shared<T>();
+    rt::add_observer(p);
+    return p;
+  }();
+  return *t;
 }
 
 }  // namespace cei::test
