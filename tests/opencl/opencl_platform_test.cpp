@@ -127,7 +127,7 @@ TEST(OpenCLPlatform, ChainOfTenKernelsMovesTheDatumOnceEachWay) {
 
 TEST(OpenCLPlatform, InOrderQueueKeepsChainsAndRenamingRight) {
   opencl::Options o = options();
-  o.in_order = true;  // waits on the queue's own earlier commands are dropped: order must hold
+  o.in_order = true;  // completions come one callback per flush: order must hold
   auto p = pocl(o);
   const std::size_t n = 1 << 14;
   std::vector<Call> calls;
@@ -141,7 +141,35 @@ TEST(OpenCLPlatform, InOrderQueueKeepsChainsAndRenamingRight) {
   for (auto& x : expected) x = -x;
   EXPECT_EQ(std::static_pointer_cast<HostVersion>(neg.task->args()[0].out)->get<IVec>(), expected);
   EXPECT_EQ(calls.back().result->get<IVec>(), iota(n, 10));  // renamed: the input is intact
+  p->shutdown();                                             // the counts are the completed tasks'
   EXPECT_EQ(p->stats().writes, 2u);  // the first input, and the renaming copy
+}
+
+TEST(OpenCLPlatform, InOrderQueuesCompleteABurstWithOneCallback) {
+  // Several in-order queues, as a GPU gets: the one callback of the flush completes every kernel
+  // of the burst, in order.
+  opencl::Options o = options();
+  o.queues = 3;
+  auto p = pocl(o);
+  const std::size_t n = 1 << 12;
+  auto first = HostVersion::pending<IVec>();
+  std::vector<Call> calls;
+  VersionPtr v = first;
+  for (int i = 0; i < 40; ++i) {
+    calls.push_back(call(*p, inc_ce, {v}));
+    v = calls.back().result;
+  }
+  // Every launch of the chain in one burst, on this thread, once its input exists.
+  first->publish_host(new IVec(iota(n)));
+  EXPECT_EQ(calls.back().result->get<IVec>(), iota(n, 40));
+  for (auto& c : calls) {
+    c.task->wait();
+    EXPECT_EQ(c.task->timing().version_index, -1);
+  }
+  p->shutdown();
+  const opencl::Stats s = p->stats();
+  EXPECT_EQ(s.kernels, 40u);
+  EXPECT_EQ(s.completion_callbacks, 1u);
 }
 
 TEST(OpenCLPlatform, InOutOnAResidentValueRenamesItsBuffer) {
@@ -274,8 +302,13 @@ void expect_inc_failure(const std::function<void()>& e) {
   }
 }
 
-TEST(OpenCLPlatform, AKernelThatFailsAfterPublishingItsOutputsFailsWhatReadsThem) {
+// On the default out-of-order queue (a callback per kernel) and on in-order queues (a callback
+// per flush completes kernels that failed before it).
+class KernelFailure : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(KernelFailure, AKernelThatFailsAfterPublishingItsOutputsFailsWhatReadsThem) {
   opencl::Options o = options();
+  o.queues = GetParam();
   o.fail_kernel = "inc";  // fails at execution, once its outputs are published
   auto p = pocl(o);
   auto failed = call(*p, inc_ce, {HostVersion::of(iota(1000))});
@@ -301,6 +334,12 @@ TEST(OpenCLPlatform, AKernelThatFailsAfterPublishingItsOutputsFailsWhatReadsThem
   expect_inc_failure([&] { late.task->wait(); });
   EXPECT_EQ(p->stats().kernels, kernels);
 }
+
+INSTANTIATE_TEST_SUITE_P(OpenCLPlatform, KernelFailure, ::testing::Values(0u, 2u),
+                         [](const auto& info) {
+                           return info.param ? std::to_string(info.param) + "InOrderQueues"
+                                             : std::string("OutOfOrderQueue");
+                         });
 
 TEST(OpenCLPlatform, ProgramBinariesAreCachedOnDisk) {
   auto dir = std::filesystem::temp_directory_path() / ("cei-cl-cache-" + std::to_string(getpid()));

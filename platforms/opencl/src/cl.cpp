@@ -56,12 +56,6 @@ std::pair<cl_ulong, cl_ulong> event_span(cl_event e) {
   return {start, end};
 }
 
-cl_command_queue queue_of(cl_event e) {
-  cl_command_queue q = nullptr;
-  check(clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr), "clGetEventInfo");
-  return q;
-}
-
 std::string device_string(cl_device_id d, cl_device_info what) {
   std::size_t n = 0;
   check(clGetDeviceInfo(d, what, 0, nullptr, &n), "clGetDeviceInfo");

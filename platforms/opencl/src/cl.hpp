@@ -59,9 +59,6 @@ using Event = Handle<cl_event, clRetainEvent, clReleaseEvent>;
 // The profiled [start, end] of a command in device nanoseconds ({0, 0} when unavailable).
 std::pair<cl_ulong, cl_ulong> event_span(cl_event e);
 
-// The queue a command was enqueued on.
-cl_command_queue queue_of(cl_event e);
-
 std::string device_string(cl_device_id d, cl_device_info what);
 
 }  // namespace cei::opencl

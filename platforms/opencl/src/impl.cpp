@@ -97,18 +97,28 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
       }()),
       programs(context.get(), dev.id, dev.info, options.cache_dir, options.build_options) {
   cl_int err = CL_SUCCESS;
+  cl_device_type type = 0;
+  check(clGetDeviceInfo(dev.id, CL_DEVICE_TYPE, sizeof type, &type, nullptr), "clGetDeviceInfo");
+  const bool cpu_device = type & CL_DEVICE_TYPE_CPU;
   cl_command_queue q = nullptr;
-  if (!options.in_order && options.queues == 0) {
+  // A GPU gets several in-order queues, like CUDA streams: NVIDIA's driver runs an out-of-order
+  // queue in order anyway, and on in-order queues one callback completes a whole flush's kernels
+  // (Impl::batched). A CPU device keeps its out-of-order queue, capped at one kernel at a time.
+  const std::size_t gpu_queues = 4;
+  if (!options.in_order && options.queues == 0 && cpu_device) {
     q = clCreateCommandQueue(context.get(), dev.id,
                              CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE,
                              &err);
     if (err == CL_SUCCESS) queues.emplace_back(q);
   }
   if (queues.empty()) {
-    // One in-order queue when asked for; several when asked for or without out-of-order
-    // support, ordered among themselves by events.
+    // One in-order queue when asked for; several when asked for, on a GPU, or without
+    // out-of-order support, ordered among themselves by events.
     in_order = true;
-    const std::size_t n = options.in_order ? 1 : options.queues ? options.queues : 3;
+    const std::size_t n = options.in_order ? 1
+                          : options.queues ? options.queues
+                          : cpu_device     ? 3
+                                           : gpu_queues;
     for (std::size_t i = 0; i < n; ++i) {
       q = clCreateCommandQueue(context.get(), dev.id, CL_QUEUE_PROFILING_ENABLE, &err);
       check(err, "clCreateCommandQueue");
@@ -122,19 +132,22 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
     queues.emplace_back(q);
   }
   unflushed.assign(queues.size(), 0);
+  batched = in_order && !options.naive;
+  unreported.resize(ncompute);
+  enqueued_kernels.assign(ncompute, 0);
+  in_queue.resize(ncompute);
   cl_ulong global = 0;
   check(clGetDeviceInfo(dev.id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr),
         "clGetDeviceInfo");
   cap = options.mem_cap ? options.mem_cap : static_cast<std::size_t>(global / 4 * 3);
-  cl_device_type type = 0;
-  check(clGetDeviceInfo(dev.id, CL_DEVICE_TYPE, sizeof type, &type, nullptr), "clGetDeviceInfo");
-  max_inflight = options.max_inflight ? options.max_inflight : (type & CL_DEVICE_TYPE_CPU) ? 1 : 16;
-  if (type & CL_DEVICE_TYPE_CPU) {
+  if (cpu_device) {
     cl_uint units = 0;
     check(clGetDeviceInfo(dev.id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr),
           "clGetDeviceInfo");
     host_cores = units;
   }
+  // In-order queues run one kernel each at a time: the queues are the cap, unless one is asked for.
+  max_inflight = options.max_inflight ? options.max_inflight : in_order ? 0 : cpu_device ? 1 : 16;
   if (in_order && ncompute == 1) max_inflight = 0;  // the queue runs one kernel at a time
 }
 
@@ -142,8 +155,14 @@ OpenCLPlatform::Impl::~Impl() {
   for (auto& q : queues) clFinish(q.get());
 }
 
-std::pair<cl_command_queue, int> OpenCLPlatform::Impl::queue() {
-  const std::size_t i = ncompute == 1 ? 0 : next_queue.fetch_add(1) % ncompute;
+std::pair<cl_command_queue, int> OpenCLPlatform::Impl::queue(
+    const std::vector<std::shared_ptr<DeviceReplica>>& reps) {
+  if (ncompute == 1) return {queues[0].get(), 0};
+  if (in_order)
+    for (auto& rep : reps)
+      if (rep && rep->queue() >= 0)
+        return {queues[static_cast<std::size_t>(rep->queue())].get(), rep->queue()};
+  const std::size_t i = next_queue.fetch_add(1) % ncompute;
   return {queues[i].get(), static_cast<int>(i)};
 }
 
@@ -153,9 +172,55 @@ void OpenCLPlatform::Impl::enqueued(cl_command_queue q) {
 }
 
 void OpenCLPlatform::Impl::flush() {
-  std::lock_guard lock(launch_mu);
-  for (std::size_t i = 0; i < queues.size(); ++i)
-    if (std::exchange(unflushed[i], 0)) clFlush(queues[i].get());
+  std::vector<std::shared_ptr<Running>> report;
+  {
+    std::lock_guard lock(launch_mu);
+    for (std::size_t i = 0; i < queues.size(); ++i)
+      if (std::exchange(unflushed[i], 0)) clFlush(queues[i].get());
+    for (auto& r : unreported)
+      if (r) report.push_back(std::move(r));
+  }
+  if (report.empty()) return;
+  {
+    std::lock_guard lock(stats_mu);
+    stats.completion_callbacks += report.size();
+  }
+  // Outside launch_mu: a callback for a kernel already complete may run right here, and complete
+  // tasks whose successors launch.
+  for (auto& r : report)
+    on_complete(r->kernel.get(),
+                [impl = shared_from_this(), r](cl_int st) { impl->complete_through(r, st); });
+}
+
+void OpenCLPlatform::Impl::flush_soon() {
+  if (!batched) return flush();
+  if (!flush_posted.exchange(true))
+    post([impl = shared_from_this()] {
+      impl->flush_posted = false;  // before flushing: a launch from now on posts again
+      impl->flush();
+    });
+}
+
+void OpenCLPlatform::Impl::complete_through(const std::shared_ptr<Running>& last, cl_int status) {
+  std::vector<std::shared_ptr<Running>> done;
+  {
+    std::lock_guard lock(done_mu);
+    auto& q = in_queue[static_cast<std::size_t>(last->queue)];
+    while (!q.empty() && q.front()->seq <= last->seq) {
+      done.push_back(std::move(q.front()));
+      q.pop_front();
+    }
+  }
+  // Earlier kernels ended before `last` did, each with a status of its own.
+  const rt::Clock::time_point now = rt::Clock::now();
+  const cl_ulong last_end = done.size() > 1 ? event_span(last->kernel.get()).second : 0;
+  for (auto& r : done) {
+    if (r != last) {
+      r->anchor_host = now;
+      r->anchor_device = last_end;
+    }
+    complete(r, r == last ? status : status_of(r->kernel.get()));
+  }
 }
 
 void OpenCLPlatform::Impl::on_complete(cl_event e, std::function<void(cl_int)> fn) {
@@ -428,7 +493,7 @@ void OpenCLPlatform::Impl::launch(const std::shared_ptr<Running>& r) {
   std::vector<Impl*> flushed;  // one flush per queue and batch, not per command
   for (auto& l : mine)
     if (std::find(flushed.begin(), flushed.end(), l.impl.get()) == flushed.end()) {
-      l.impl->flush();
+      l.impl->flush_soon();
       flushed.push_back(l.impl.get());
     }
   for (Impl* impl : flushed) impl->sweep_failures();

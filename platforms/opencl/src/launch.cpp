@@ -163,7 +163,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     }
 
     // Marshal: buffers for arrays (and for outputs), values for scalars.
-    auto [kq, kq_index] = queue();  // the kernel's queue, and its on-device copies
+    auto [kq, kq_index] = queue(reps);  // the kernel's queue, and its on-device copies
     r->queue = kq_index;
     std::vector<cl_event> wait;
     std::vector<std::weak_ptr<Outcome>> sources;  // where a failure of the kernel may start
@@ -250,8 +250,6 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       if (auto err = input_failure()) return fail(r, err);
       wait.clear();
     }
-    if (in_order)  // what ran before on the kernel's own queue needs no event
-      std::erase_if(wait, [&](cl_event e) { return queue_of(e) == kq; });
     const bool capped = max_inflight > 0 && !options.naive;
     if (capped && !inject && last_kernels.size() >= max_inflight)
       wait.push_back(last_kernels.front().get());
@@ -342,13 +340,25 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
                                                  r->outcome, *args[i].type, bytes_of(i),
                                                  views[i].extents, *args[i].out);
       if (r->slot && max_inflight == 1) rep->read_with(r->slot);
+      rep->written_on(r->queue);
       pin(rep, *r);
       args[i].out->publish_replica(rep);
       attach(rep, args[i].out);
     }
     running++;
     // Flushed by launch() once the batch is enqueued.
-    on_complete(kev, [impl = shared_from_this(), r](cl_int st) { impl->complete(r, st); });
+    if (batched) {
+      r->seq = ++enqueued_kernels[static_cast<std::size_t>(r->queue)];
+      {
+        std::lock_guard lock(done_mu);
+        in_queue[static_cast<std::size_t>(r->queue)].push_back(r);
+      }
+      unreported[static_cast<std::size_t>(r->queue)] = r;
+    } else {
+      on_complete(kev, [impl = shared_from_this(), r](cl_int st) { impl->complete(r, st); });
+      std::lock_guard lock(stats_mu);
+      stats.completion_callbacks++;
+    }
     release_injected();
   } catch (...) {
     fail(r, std::current_exception());
@@ -359,7 +369,6 @@ void OpenCLPlatform::Impl::record(Running& r) {
   if (r.recorded) return;
   r.recorded = true;
   rt::Task::Timing& t = r.task->timing();
-  t.end = rt::Clock::now();
   // Each event's profile read once (a driver call per field), outside the lock.
   auto seconds = [](std::pair<cl_ulong, cl_ulong> s) {
     return static_cast<double>(s.second - s.first) * 1e-9;
@@ -371,13 +380,17 @@ void OpenCLPlatform::Impl::record(Running& r) {
   for (auto& c : r.reads) rd += seconds(copies.emplace_back(event_span(c.event.get())));
   const auto kspan = event_span(r.kernel.get());
   const double k = seconds(kspan);
+  // Now, give or take the callback's delay, unless a later kernel's callback completes it.
+  t.end = r.anchor_device >= kspan.second && kspan.second
+              ? r.anchor_host - std::chrono::duration_cast<rt::Clock::duration>(
+                                    std::chrono::nanoseconds(r.anchor_device - kspan.second))
+              : rt::Clock::now();
   // The task ran for its kernel's span, not from its enqueue (maybe behind other kernels): that
   // span is what the profiles learn and what the energy covers.
   t.start = std::max(t.start, t.end - std::chrono::duration_cast<rt::Clock::duration>(
                                           std::chrono::duration<double>(k)));
   if (trace.on()) {
-    // The device's clock, read against the host's at the kernel's end (now, give or take the
-    // callback's delay).
+    // The device's clock, read against the host's at the kernel's end.
     auto host_time = [&](cl_ulong device_ns) {
       return t.end -
              std::chrono::duration_cast<rt::Clock::duration>(std::chrono::nanoseconds(
@@ -420,12 +433,9 @@ void OpenCLPlatform::Impl::complete(const std::shared_ptr<Running>& r, cl_int st
   unpin(*r);
   // A failure after the outputs were published: they, and whatever read them, report it (the
   // failure of the kernel where it started, when this one failed for waiting on it).
-  std::exception_ptr err;
-  if (status < 0) {
-    err = r->outcome->failed(status);
-    if (!failures_seen.exchange(true))
-      post([impl = shared_from_this()] { impl->sweep_failures(); });
-  }
+  std::exception_ptr err = status < 0 ? r->outcome->failed(status) : r->outcome->completed();
+  if (err && !failures_seen.exchange(true))
+    post([impl = shared_from_this()] { impl->sweep_failures(); });
   r->task->finish(err);
   bool waiting;
   {

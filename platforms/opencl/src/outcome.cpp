@@ -2,6 +2,8 @@
 
 #include <cei/rt/task_error.hpp>
 
+#include <algorithm>
+
 namespace cei::opencl {
 
 namespace {
@@ -47,6 +49,34 @@ std::exception_ptr Outcome::failed(cl_int status) {
       return settle(std::current_exception());
     }
   }
+}
+
+std::exception_ptr Outcome::completed() {
+  if (ok_) return nullptr;
+  // Iterative: the commands not checked yet upstream can be a long chain on another queue.
+  std::vector<std::shared_ptr<Outcome>> stack, seen;
+  auto push_sources = [&](const Outcome& o) {
+    for (auto& s : o.sources_)
+      if (auto source = s.lock(); source && !source->ok_) stack.push_back(std::move(source));
+  };
+  push_sources(*this);
+  while (!stack.empty()) {
+    auto o = std::move(stack.back());
+    stack.pop_back();
+    if (o->ok_ || std::find(seen.begin(), seen.end(), o) != seen.end()) continue;
+    if (auto e = o->failure()) return settle(e);
+    push_sources(*o);
+    seen.push_back(std::move(o));
+  }
+  for (auto& o : seen) o->ok_ = true;
+  ok_ = true;
+  return nullptr;
+}
+
+std::exception_ptr Outcome::ended() {
+  if (ok_) return nullptr;
+  if (auto e = failure()) return e;
+  return completed();
 }
 
 std::exception_ptr Outcome::settle(std::exception_ptr e) {

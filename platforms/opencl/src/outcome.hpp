@@ -13,6 +13,7 @@
 
 #include <cei/rt/ce.hpp>
 
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -33,6 +34,12 @@ class Outcome {
   std::exception_ptr failure();
   // The failure, now that the command ended with `status` < 0.
   std::exception_ptr failed(cl_int status);
+  // Now that the command ended with a status >= 0: null when every command it waited for, and
+  // theirs, succeeded; else that failure, now this command's too. A driver may run a command
+  // although one it waited for failed (PoCL's in-order queues do), on inputs that are garbage.
+  std::exception_ptr completed();
+  // Now that the command ended, whatever its status: its own failure or completed()'s.
+  std::exception_ptr ended();
 
  private:
   std::exception_ptr settle(std::exception_ptr e);  // the first failure settled wins
@@ -43,6 +50,9 @@ class Outcome {
   std::vector<std::weak_ptr<Outcome>> sources_;
   std::mutex mu_;
   std::exception_ptr error_;
+  // The command and everything upstream succeeded: checked once, so a chain's checks stop at
+  // the commands completed before (no driver call, no walk up the whole chain).
+  std::atomic<bool> ok_{false};
 };
 
 }  // namespace cei::opencl

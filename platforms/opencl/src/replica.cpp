@@ -66,10 +66,8 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
           impl->stats.read_s += s;
           impl->add_span(span, true);
         }
-        std::exception_ptr e;
-        if (st < 0)
-          if (!(e = self->outcome_->failure()))
-            e = std::make_exception_ptr(Error("reading a device buffer", st));
+        std::exception_ptr e = self->outcome_->ended();
+        if (!e && st < 0) e = std::make_exception_ptr(Error("reading a device buffer", st));
         done(e);
       });
     } catch (...) {

@@ -57,6 +57,9 @@ struct Stats {
   double exposed_transfer_s = 0;                 // transfer time during which no kernel ran
   std::size_t resident_bytes = 0;                // device memory held now
   std::uint64_t peak_kernels = 0;                // most kernels running at once (profiled)
+  // Driver callbacks that completed kernels: one per kernel on an out-of-order queue, one per
+  // flush on in-order queues (a callback there completes every kernel before it).
+  std::uint64_t completion_callbacks = 0;
 };
 
 struct DeviceInfo {
