@@ -42,9 +42,13 @@ class Fetches {
       std::lock_guard lock(mu_);
       ++pending_;
     }
+    requested_.push_back(v);
     v->on_ready([this, v] { v->ensure_host([this](std::exception_ptr) { done(); }); });
   }
+  // As the runtime's wait for a value: the waiting thread may finish the copies itself.
   void wait() {
+    for (auto& v : requested_)
+      for (auto& r : v->replicas()) r->expedite();
     std::unique_lock lock(mu_);
     cv_.wait(lock, [&] { return pending_ == 0; });
   }
@@ -57,6 +61,7 @@ class Fetches {
   std::mutex mu_;
   std::condition_variable cv_;
   int pending_ = 0;
+  std::vector<std::shared_ptr<HostVersion>> requested_;  // by the requesting thread only
 };
 
 std::shared_ptr<HostVersion> call(rt::Platform& p, const rt::CeInfo& ce,

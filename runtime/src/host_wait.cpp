@@ -37,6 +37,7 @@ void* wait_host(Version& v) {
   if (void* h = v.host()) return h;
   Latch latch;
   v.ensure_host([&latch](std::exception_ptr e) { latch.open(e); });
+  for (auto& r : v.replicas()) r->expedite();
   latch.wait();
   if (latch.error) std::rethrow_exception(latch.error);
   return v.host();

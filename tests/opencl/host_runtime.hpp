@@ -151,6 +151,7 @@ class HostVersion : public rt::Version, public std::enable_shared_from_this<Host
     if (auto e = ready.get_future().get()) std::rethrow_exception(e);
     std::promise<std::exception_ptr> fetched;
     ensure_host([&](std::exception_ptr e) { fetched.set_value(e); });
+    for (auto& r : replicas()) r->expedite();  // as the runtime's wait_host does
     if (auto e = fetched.get_future().get()) std::rethrow_exception(e);
   }
   void ready(State s) {

@@ -171,12 +171,16 @@ void OpenCLPlatform::Impl::enqueued(cl_command_queue q) {
     if (queues[i].get() == q) unflushed[i] = 1;
 }
 
+void OpenCLPlatform::Impl::flush_marked() {
+  for (std::size_t i = 0; i < queues.size(); ++i)
+    if (std::exchange(unflushed[i], 0)) clFlush(queues[i].get());
+}
+
 void OpenCLPlatform::Impl::flush() {
   std::vector<std::shared_ptr<Running>> report;
   {
     std::lock_guard lock(launch_mu);
-    for (std::size_t i = 0; i < queues.size(); ++i)
-      if (std::exchange(unflushed[i], 0)) clFlush(queues[i].get());
+    flush_marked();
     for (auto& r : unreported)
       if (r) report.push_back(std::move(r));
   }
@@ -194,6 +198,10 @@ void OpenCLPlatform::Impl::flush() {
 
 void OpenCLPlatform::Impl::flush_soon() {
   if (!batched) return flush();
+  if (flush_now.exchange(false)) {
+    std::lock_guard lock(launch_mu);
+    flush_marked();
+  }
   if (!flush_posted.exchange(true))
     post([impl = shared_from_this()] {
       impl->flush_posted = false;  // before flushing: a launch from now on posts again
@@ -223,7 +231,8 @@ void OpenCLPlatform::Impl::complete_through(const std::shared_ptr<Running>& last
   }
 }
 
-void OpenCLPlatform::Impl::on_complete(cl_event e, std::function<void(cl_int)> fn) {
+std::weak_ptr<OpenCLPlatform::Impl::Callback> OpenCLPlatform::Impl::on_complete(
+    cl_event e, std::function<void(cl_int)> fn) {
   auto d = std::make_shared<Callback>();
   d->owner = this;
   d->impl = weak_from_this();
@@ -231,6 +240,7 @@ void OpenCLPlatform::Impl::on_complete(cl_event e, std::function<void(cl_int)> f
   d->event = Event(e);
   d->fn = std::move(fn);
   Callback* key = d.get();
+  std::weak_ptr<Callback> handle = d;
   {
     std::lock_guard lock(registry().mu);
     registry().live.emplace(key, std::move(d));
@@ -239,6 +249,20 @@ void OpenCLPlatform::Impl::on_complete(cl_event e, std::function<void(cl_int)> f
     registry().take(key);
     throw Error("clSetEventCallback", err);
   }
+  return handle;
+}
+
+void OpenCLPlatform::Impl::run_here(const std::weak_ptr<Callback>& callback) {
+  auto d = callback.lock();  // held: its address, the registry's key, cannot be reused meanwhile
+  if (!d) return;
+  cl_event e = d->event.get();
+  // Polled first: clWaitForEvents sleeps, and wakes a tenth of a millisecond late on NVIDIA's
+  // driver; the caller blocks in any case, and a copy it waits for is usually about to end.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+  while (status_of(e) > CL_COMPLETE && std::chrono::steady_clock::now() < until)
+    std::this_thread::yield();
+  clWaitForEvents(1, &e);  // an error here is the event's failure, which fire() reports
+  if (auto taken = registry().take(d.get())) taken->fire(status_of(e));
 }
 
 void OpenCLPlatform::Impl::sweep_failures(bool always) {

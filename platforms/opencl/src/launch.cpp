@@ -345,7 +345,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       args[i].out->publish_replica(rep);
       attach(rep, args[i].out);
     }
-    running++;
+    if (running++ == 0) flush_now = true;
     // Flushed by launch() once the batch is enqueued.
     if (batched) {
       r->seq = ++enqueued_kernels[static_cast<std::size_t>(r->queue)];

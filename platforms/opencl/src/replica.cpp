@@ -46,30 +46,33 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
             "clEnqueueReadBuffer");
       Event read(ev);
       clFlush(impl_->read_queue());
-      impl_->on_complete(ev, [impl = impl_, self, read, done = std::move(done)](cl_int st) {
-        auto span = event_span(read.get());
-        double s = static_cast<double>(span.second - span.first) * 1e-9;
-        if (st >= 0 && impl->trace.on()) {
-          // Now is the read's end, give or take the callback's delay. Whoever asked (the host,
-          // another platform's task) is not known here: task 0.
-          const rt::Clock::time_point end = rt::Clock::now();
-          impl->trace.transfer({&impl->self, 0, version_name(self->datum_, self->number_),
-                                self->bytes(), false,
-                                end - std::chrono::duration_cast<rt::Clock::duration>(
-                                          std::chrono::nanoseconds(span.second - span.first)),
-                                end});
-        }
-        {
-          std::lock_guard lock(impl->stats_mu);
-          impl->stats.bytes_to_host += self->bytes();
-          impl->stats.reads++;
-          impl->stats.read_s += s;
-          impl->add_span(span, true);
-        }
-        std::exception_ptr e = self->outcome_->ended();
-        if (!e && st < 0) e = std::make_exception_ptr(Error("reading a device buffer", st));
-        done(e);
-      });
+      auto callback =
+          impl_->on_complete(ev, [impl = impl_, self, read, done = std::move(done)](cl_int st) {
+            auto span = event_span(read.get());
+            double s = static_cast<double>(span.second - span.first) * 1e-9;
+            if (st >= 0 && impl->trace.on()) {
+              // Now is the read's end, give or take the callback's delay. Whoever asked (the host,
+              // another platform's task) is not known here: task 0.
+              const rt::Clock::time_point end = rt::Clock::now();
+              impl->trace.transfer({&impl->self, 0, version_name(self->datum_, self->number_),
+                                    self->bytes(), false,
+                                    end - std::chrono::duration_cast<rt::Clock::duration>(
+                                              std::chrono::nanoseconds(span.second - span.first)),
+                                    end});
+            }
+            {
+              std::lock_guard lock(impl->stats_mu);
+              impl->stats.bytes_to_host += self->bytes();
+              impl->stats.reads++;
+              impl->stats.read_s += s;
+              impl->add_span(span, true);
+            }
+            std::exception_ptr e = self->outcome_->ended();
+            if (!e && st < 0) e = std::make_exception_ptr(Error("reading a device buffer", st));
+            done(e);
+          });
+      std::lock_guard lock(read_mu_);
+      read_ = std::move(callback);
     } catch (...) {
       done(std::current_exception());
     }
@@ -78,6 +81,15 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
     impl_->post(std::move(read));
   else
     read();
+}
+
+void DeviceReplica::expedite() {
+  std::weak_ptr<OpenCLPlatform::Impl::Callback> read;
+  {
+    std::lock_guard lock(read_mu_);
+    read = read_;
+  }
+  OpenCLPlatform::Impl::run_here(read);
 }
 
 }  // namespace cei::opencl

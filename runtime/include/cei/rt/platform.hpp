@@ -55,6 +55,10 @@ class Replica {
   // then calls done(nullptr) or done(error). Must not block the caller.
   virtual void to_host(void* dst, std::function<void(std::exception_ptr)> done) = 0;
   virtual std::size_t bytes() const = 0;
+  // The caller is about to block until a to_host it asked for calls done: a platform may finish
+  // that copy on the caller's thread (wait for the device there, then call done) rather than on
+  // a driver's callback thread, which can take a quarter millisecond to wake. Optional.
+  virtual void expedite() {}
 };
 
 // One value of one datum. Produced once (by the host or a task), read by any number of tasks.
