@@ -185,7 +185,24 @@ class Reader {
   std::string file_;
 };
 
-// http(s)://host[:port][/path], host non-empty, port 1..65535.
+bool valid_port(std::string_view port) {
+  if (port.empty() || port.size() > 5) return false;
+  long p = 0;
+  for (char c : port) {
+    if (c < '0' || c > '9') return false;
+    p = p * 10 + (c - '0');
+  }
+  return p >= 1 && p <= 65535;
+}
+
+bool all_of(std::string_view s, bool (*ok)(unsigned char)) {
+  return std::all_of(s.begin(), s.end(),
+                     [ok](char c) { return ok(static_cast<unsigned char>(c)); });
+}
+
+// http(s)://host[:port][/path]: host a name or an IPv4 address, or an IPv6 address in brackets;
+// port 1..65535; the path of URI characters only. What passes here, the REST client accepts: a
+// path with a space reached it and ended the program in std::terminate (web::uri_exception).
 bool valid_url(std::string_view url) {
   std::string_view rest;
   if (url.starts_with("http://"))
@@ -194,26 +211,33 @@ bool valid_url(std::string_view url) {
     rest = url.substr(8);
   else
     return false;
-  auto slash = rest.find('/');
+  const auto slash = rest.find('/');
   std::string_view authority = rest.substr(0, slash);
+  const std::string_view path = slash == std::string_view::npos ? "" : rest.substr(slash);
   std::string_view host = authority;
-  if (auto colon = authority.rfind(':'); colon != std::string_view::npos) {
-    host = authority.substr(0, colon);
-    std::string_view port = authority.substr(colon + 1);
-    if (port.empty() || port.size() > 5) return false;
-    long p = 0;
-    for (char c : port) {
-      if (c < '0' || c > '9') return false;
-      p = p * 10 + (c - '0');
+  bool host_ok = false;
+  if (authority.starts_with('[')) {
+    const auto close = authority.find(']');
+    if (close == std::string_view::npos) return false;
+    host = authority.substr(1, close - 1);
+    const std::string_view after = authority.substr(close + 1);
+    if (!after.empty() && (!after.starts_with(':') || !valid_port(after.substr(1)))) return false;
+    host_ok = !host.empty() && all_of(host, [](unsigned char c) {
+      return std::isxdigit(c) || c == ':' || c == '.';
+    });
+  } else {
+    if (const auto colon = authority.find(':'); colon != std::string_view::npos) {
+      host = authority.substr(0, colon);
+      if (!valid_port(authority.substr(colon + 1))) return false;
     }
-    if (p < 1 || p > 65535) return false;
+    host_ok = !host.empty() &&
+              all_of(host, [](unsigned char c) { return std::isalnum(c) || c == '.' || c == '-'; });
   }
-  if (host.empty()) return false;
-  for (char c : host)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '[' ||
-          c == ']' || c == ':'))
-      return false;
-  return true;
+  return host_ok && all_of(path, [](unsigned char c) {
+           return std::isalnum(c) ||
+                  std::string_view("-._~:/?#[]@!$&'()*+,;=%").find(static_cast<char>(c)) !=
+                      std::string_view::npos;
+         });
 }
 
 FailurePolicy failure_policy(const Reader& r, const toml::node& n, const std::string& key) {
@@ -426,6 +450,7 @@ void check_cei_remote() {
     rest = entry.size() < rest.size() ? rest.substr(entry.size() + 1) : std::string_view{};
     if (entry.empty()) continue;
     std::string name;
+    bool token = false;
     while (!entry.empty()) {
       const std::string_view field = entry.substr(0, entry.find(','));
       entry = field.size() < entry.size() ? entry.substr(field.size() + 1) : std::string_view{};
@@ -444,8 +469,13 @@ void check_cei_remote() {
           fail(k + ": expected a number >= 0, got '" + v + "'");
       } else if (k != "token") {
         fail("unknown key '" + k + "'");
+      } else if (v.empty()) {
+        fail(name + ": token: must not be empty");
+      } else {
+        token = true;
       }
     }
+    if (!token) fail(name + ": missing token=... (a node accepts no request without its token)");
   }
 }
 

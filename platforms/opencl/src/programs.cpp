@@ -22,6 +22,15 @@ std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ull
   return h;
 }
 
+// A cache entry: this header, then the driver's binary. A driver trusts the binary it is given
+// (PoCL segfaults or fails an assertion on a truncated one), so nothing reaches it unless the
+// entry is whole (size and checksum) and was made for this device, driver and build options.
+constexpr char kMagic[8] = {'C', 'E', 'I', 'K', 'B', 'I', 'N', '1'};
+// In the entry's name too: a version that reads headerless entries (before CEIKBIN1) never opens
+// one of these, nor this one theirs, when both share a cache.
+constexpr std::string_view kEntryFormat = "CEIKBIN1|";
+constexpr std::size_t kMaxEntryBytes = std::size_t{1} << 30;
+
 std::string hex(std::uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -95,7 +104,9 @@ Program Programs::build(const rt::OpenCLImpl& cl, std::string& log) {
   std::string path;
   const std::string key = key_prefix_ + hex(fnv1a(cl.source));
   if (!cache_dir_.empty())
-    path = (fs::path(cache_dir_) / (hex(fnv1a(cl.source, fnv1a(key_prefix_))) + ".bin")).string();
+    path = (fs::path(cache_dir_) /
+            (hex(fnv1a(cl.source, fnv1a(key_prefix_, fnv1a(kEntryFormat)))) + ".bin"))
+               .string();
   std::error_code ec;
   if (!path.empty() && fs::exists(fs::symlink_status(path, ec))) {
     if (Program p = load_binary(path, key)) {
@@ -125,12 +136,6 @@ Program Programs::build(const rt::OpenCLImpl& cl, std::string& log) {
 }
 
 namespace {
-
-// A cache entry: this header, then the driver's binary. A driver trusts the binary it is given
-// (PoCL segfaults or fails an assertion on a truncated one), so nothing reaches it unless the
-// entry is whole (size and checksum) and was made for this device, driver and build options.
-constexpr char kMagic[8] = {'C', 'E', 'I', 'K', 'B', 'I', 'N', '1'};
-constexpr std::size_t kMaxEntryBytes = std::size_t{1} << 30;
 
 void put_u64(std::string& out, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
