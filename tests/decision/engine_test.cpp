@@ -116,6 +116,7 @@ struct BadValue {
   const char* variable;
   std::string value;
   std::string message;
+  std::size_t file_bytes = 0;  // when not 0, `value` is a file of that many bytes, made by the test
 };
 
 void PrintTo(const BadValue& bad, std::ostream* os) {
@@ -126,6 +127,7 @@ class BadLaunchValue : public ::testing::TestWithParam<BadValue> {};
 
 TEST_P(BadLaunchValue, StopsTheProgramWithStatus2NamingIt) {
   const BadValue& bad = GetParam();
+  if (bad.file_bytes) std::ofstream(bad.value) << std::string(bad.file_bytes, '#');
   EXPECT_EXIT(
       {
         unsetenv("CEI_POLICY");
@@ -135,17 +137,13 @@ TEST_P(BadLaunchValue, StopsTheProgramWithStatus2NamingIt) {
         std::exit(0);
       },
       ::testing::ExitedWithCode(2), "cei: " + bad.message);
-}
-
-std::string big_file() {
-  const fs::path path = fs::temp_directory_path() / "cei-engine-big.toml";
-  std::ofstream(path) << std::string(kMaxConfigBytes + 1, '#');
-  return path.string();
+  if (bad.file_bytes) fs::remove(bad.value);
 }
 
 std::vector<BadValue> bad_values() {
   const std::string dir = fs::temp_directory_path().string();
-  const std::string big = big_file();
+  // Each test process its own: ctest runs the cases as processes at once.
+  const std::string big = temp("cei-engine-big").string() + ".toml";
   return {
       {"CEI_CPU_CORES", "100000",
        "CEI_CPU_CORES: expected an integer from 0 to 1024, got '100000'"},
@@ -153,7 +151,7 @@ std::vector<BadValue> bad_values() {
       {"CEI_CPU_CORES", "1.5", "CEI_CPU_CORES: expected an integer"},
       {"CEI_PLATFORMS", "/dev/zero", "/dev/zero: \\(file\\): not a regular file"},
       {"CEI_PLATFORMS", dir, dir + ": \\(file\\): not a regular file"},
-      {"CEI_PLATFORMS", big, big + ": \\(file\\): larger than 1 MiB"},
+      {"CEI_PLATFORMS", big, big + ": \\(file\\): larger than 1 MiB", kMaxConfigBytes + 1},
       {"CEI_PLATFORMS", dir + "/no-such-file.toml",
        dir + "/no-such-file.toml: \\(file\\): cannot open"},
       {"CEI_PLATFORMS", std::string(CEI_DECISION_TEST_DATA) + "/missing_device.toml",
