@@ -1,10 +1,13 @@
 #include <cei/rt/decision/config.hpp>
+#include <cei/rt/decision/env.hpp>
 
 #include <toml++/toml.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <limits>
@@ -12,8 +15,20 @@
 
 namespace cei::rt {
 
+namespace {
+
+// "file:line: key: message"; without a line "file: key: message", and for an environment
+// variable (file and key are its name) "CEI_X: message".
+std::string config_what(const std::string& file, int line, const std::string& key,
+                        const std::string& message) {
+  if (line == 0 && file == key) return key + ": " + message;
+  return file + (line > 0 ? ":" + std::to_string(line) : "") + ": " + key + ": " + message;
+}
+
+}  // namespace
+
 ConfigError::ConfigError(std::string file, int line, std::string key, const std::string& message)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + key + ": " + message),
+    : std::runtime_error(config_what(file, line, key, message)),
       file_(std::move(file)),
       line_(line),
       key_(std::move(key)) {}
@@ -112,7 +127,10 @@ class Reader {
     return *n.as_table();
   }
 
-  double number(const toml::node& n, const std::string& key, double min) const {
+  // `max`: inf only where infinity means "no limit" (a budget); elsewhere TOML's inf and nan would
+  // reach the forecasts as they are.
+  double number(const toml::node& n, const std::string& key, double min,
+                double max = std::numeric_limits<double>::max()) const {
     double v = 0;
     if (auto i = n.value_exact<std::int64_t>())
       v = static_cast<double>(*i);
@@ -121,6 +139,7 @@ class Reader {
     else
       fail(n, key, "expected a number, got " + type_name(n));
     if (!(v >= min)) fail(n, key, "must be >= " + format(min));
+    if (!(v <= max)) fail(n, key, "must be a finite number");
     return v;
   }
 
@@ -166,7 +185,24 @@ class Reader {
   std::string file_;
 };
 
-// http(s)://host[:port][/path], host non-empty, port 1..65535.
+bool valid_port(std::string_view port) {
+  if (port.empty() || port.size() > 5) return false;
+  long p = 0;
+  for (char c : port) {
+    if (c < '0' || c > '9') return false;
+    p = p * 10 + (c - '0');
+  }
+  return p >= 1 && p <= 65535;
+}
+
+bool all_of(std::string_view s, bool (*ok)(unsigned char)) {
+  return std::all_of(s.begin(), s.end(),
+                     [ok](char c) { return ok(static_cast<unsigned char>(c)); });
+}
+
+// http(s)://host[:port][/path]: host a name or an IPv4 address, or an IPv6 address in brackets;
+// port 1..65535; the path of URI characters only. What passes here, the REST client accepts: a
+// path with a space reached it and ended the program in std::terminate (web::uri_exception).
 bool valid_url(std::string_view url) {
   std::string_view rest;
   if (url.starts_with("http://"))
@@ -175,26 +211,33 @@ bool valid_url(std::string_view url) {
     rest = url.substr(8);
   else
     return false;
-  auto slash = rest.find('/');
+  const auto slash = rest.find('/');
   std::string_view authority = rest.substr(0, slash);
+  const std::string_view path = slash == std::string_view::npos ? "" : rest.substr(slash);
   std::string_view host = authority;
-  if (auto colon = authority.rfind(':'); colon != std::string_view::npos) {
-    host = authority.substr(0, colon);
-    std::string_view port = authority.substr(colon + 1);
-    if (port.empty() || port.size() > 5) return false;
-    long p = 0;
-    for (char c : port) {
-      if (c < '0' || c > '9') return false;
-      p = p * 10 + (c - '0');
+  bool host_ok = false;
+  if (authority.starts_with('[')) {
+    const auto close = authority.find(']');
+    if (close == std::string_view::npos) return false;
+    host = authority.substr(1, close - 1);
+    const std::string_view after = authority.substr(close + 1);
+    if (!after.empty() && (!after.starts_with(':') || !valid_port(after.substr(1)))) return false;
+    host_ok = !host.empty() && all_of(host, [](unsigned char c) {
+      return std::isxdigit(c) || c == ':' || c == '.';
+    });
+  } else {
+    if (const auto colon = authority.find(':'); colon != std::string_view::npos) {
+      host = authority.substr(0, colon);
+      if (!valid_port(authority.substr(colon + 1))) return false;
     }
-    if (p < 1 || p > 65535) return false;
+    host_ok = !host.empty() &&
+              all_of(host, [](unsigned char c) { return std::isalnum(c) || c == '.' || c == '-'; });
   }
-  if (host.empty()) return false;
-  for (char c : host)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '[' ||
-          c == ']' || c == ':'))
-      return false;
-  return true;
+  return host_ok && all_of(path, [](unsigned char c) {
+           return std::isalnum(c) ||
+                  std::string_view("-._~:/?#[]@!$&'()*+,;=%").find(static_cast<char>(c)) !=
+                      std::string_view::npos;
+         });
 }
 
 FailurePolicy failure_policy(const Reader& r, const toml::node& n, const std::string& key) {
@@ -240,7 +283,7 @@ PlatformConfig read_platform(const Reader& r, const std::string& name, const tom
     return n;
   };
   if (auto* n = type_only("cores", PlatformType::Cpu))
-    p.cores = static_cast<int>(r.integer(*n, path + ".cores", 0));
+    p.cores = static_cast<int>(r.integer(*n, path + ".cores", 0, kMaxCpuCores));
   if (auto* n = type_only("device", PlatformType::OpenCL))
     p.device_match = r.string(*n, path + ".device");
   if (auto* n = type_only("host_cores", PlatformType::OpenCL))
@@ -292,8 +335,9 @@ void read_policy(const Reader& r, const toml::node& node, Config& cfg) {
   }
   if (auto* n = t.get("dynen_j_per_s"))
     cfg.policy.j_per_s = r.number(*n, "policy.dynen_j_per_s", 0);
-  if (auto* n = t.get("budget")) cfg.policy.budget = r.number(*n, "policy.budget", 0);
-  if (auto* n = t.get("slack_s")) cfg.policy.slack_s = r.number(*n, "policy.slack_s", 0);
+  constexpr double unlimited = std::numeric_limits<double>::infinity();
+  if (auto* n = t.get("budget")) cfg.policy.budget = r.number(*n, "policy.budget", 0, unlimited);
+  if (auto* n = t.get("slack_s")) cfg.policy.slack_s = r.number(*n, "policy.slack_s", 0, unlimited);
   if (auto* n = t.get("static")) {
     const auto& map = r.table(*n, "policy.static");
     for (auto&& [ce, target] : map) {
@@ -365,11 +409,24 @@ Config parse_config(std::string_view toml_text, const std::string& file_name) {
 }
 
 Config load_config(const std::string& path) {
-  std::ifstream in(path);
+  // Refused before reading: a directory reads as an empty file (the default config, silently),
+  // and /dev/zero or a FIFO would be read until memory runs out or forever.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw ConfigError(path, 0, "(file)", "cannot open the platform config");
+  if (!std::filesystem::is_regular_file(status))
+    throw ConfigError(path, 0, "(file)", "not a regular file");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, 0, "(file)", "cannot open the platform config");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_config(text.str(), path);
+  std::string text(kMaxConfigBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxConfigBytes)
+    throw ConfigError(
+        path, 0, "(file)",
+        "larger than " + std::to_string(kMaxConfigBytes >> 20) + " MiB: not a platform config");
+  return parse_config(text, path);
 }
 
 Config default_config() {
@@ -378,12 +435,75 @@ Config default_config() {
 
 namespace {
 
-double env_number(const char* var, const char* text) {
-  char* end = nullptr;
-  double v = std::strtod(text, &end);
-  if (end == text || *end != '\0' || !(v >= 0))
-    throw ConfigError(var, 0, var, std::string("expected a number >= 0, got '") + text + "'");
-  return v;
+// CEI_REMOTE's syntax, as platforms/remote reads it: the remote platform factory runs before the
+// policy factory reports a wrong launch, and a mistake must stop the program before a node is
+// contacted ("name=url,token=T[,timeout_ms=N][,retry_ms=N][,per_gb=P][,per_hour=P];...").
+void check_cei_remote() {
+  const char* env = std::getenv("CEI_REMOTE");
+  if (!env) return;
+  auto fail = [](const std::string& message) -> void {
+    throw ConfigError("CEI_REMOTE", 0, "CEI_REMOTE", message);
+  };
+  std::string_view rest = env;
+  while (!rest.empty()) {
+    std::string_view entry = rest.substr(0, rest.find(';'));
+    rest = entry.size() < rest.size() ? rest.substr(entry.size() + 1) : std::string_view{};
+    if (entry.empty()) continue;
+    std::string name;
+    bool token = false;
+    while (!entry.empty()) {
+      const std::string_view field = entry.substr(0, entry.find(','));
+      entry = field.size() < entry.size() ? entry.substr(field.size() + 1) : std::string_view{};
+      const auto eq = field.find('=');
+      if (eq == std::string_view::npos) fail("'" + std::string(field) + "' is not key=value");
+      const std::string k(field.substr(0, eq)), v(field.substr(eq + 1));
+      if (name.empty()) {
+        if (k.empty()) fail("an entry with no node name ('" + std::string(field) + "')");
+        name = k;
+        if (!valid_url(v))
+          fail(name + ": bad URL '" + v + "' (expected http(s)://host[:port][/path])");
+      } else if (k == "timeout_ms" || k == "retry_ms" || k == "per_gb" || k == "per_hour") {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0' || !(x >= 0) || !std::isfinite(x))
+          fail(k + ": expected a number >= 0, got '" + v + "'");
+      } else if (k != "token") {
+        fail("unknown key '" + k + "'");
+      } else if (v.empty()) {
+        fail(name + ": token: must not be empty");
+      } else {
+        token = true;
+      }
+    }
+    if (!token) fail(name + ": missing token=... (a node accepts no request without its token)");
+  }
+}
+
+// The environment variables read by other parts (the runtime's, the OpenCL platforms'), checked
+// here so that a mistake stops the program at launch with the variable's name instead of being
+// taken silently or taking a platform down.
+void check_other_variables() {
+  env_integer("CEI_MAX_IN_FLIGHT", 1, std::int64_t{1} << 30);
+  env_integer("CEI_BLOCK_CACHE_MB", 0, std::int64_t{1} << 20);
+  if (const char* level = std::getenv("CEI_LOG"); level && *level) {
+    const std::string_view l = level;
+    if (l != "trace" && l != "debug" && l != "info" && l != "warn" && l != "warning" &&
+        l != "error" && l != "critical" && l != "off")
+      throw ConfigError("CEI_LOG", 0, "CEI_LOG",
+                        "expected trace, debug, info, warn, error, critical or off, got '" +
+                            std::string(l) + "'");
+  }
+  env_flag("CEI_SUMMARY");
+  env_flag("CEI_PROGRESS");
+  opencl_env();
+  if (const char* dir = std::getenv("CEI_OPENCL_CACHE");
+      dir && *dir && std::string_view(dir) != "off") {
+    std::error_code ec;
+    if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+      throw ConfigError("CEI_OPENCL_CACHE", 0, "CEI_OPENCL_CACHE",
+                        std::string("'") + dir + "' is not a directory");
+  }
+  check_cei_remote();
 }
 
 }  // namespace
@@ -400,15 +520,14 @@ void apply_env_overrides(Config& cfg) {
                         "unknown platform '" + name.substr(5) + "' in " + cfg.source);
     cfg.policy.name = name;
   }
-  if (const char* p = std::getenv("CEI_DYNEN_J_PER_S"); p && *p)
-    cfg.policy.j_per_s = env_number("CEI_DYNEN_J_PER_S", p);
-  if (const char* p = std::getenv("CEI_CPU_CORES"); p && *p) {
-    double cores = env_number("CEI_CPU_CORES", p);
-    if (cores != static_cast<int>(cores))
-      throw ConfigError("CEI_CPU_CORES", 0, "CEI_CPU_CORES",
-                        std::string("expected an integer, got '") + p + "'");
-    for (auto& pl : cfg.platforms)
-      if (pl.type == PlatformType::Cpu) pl.cores = static_cast<int>(cores);
+  try {
+    if (auto j = env_number("CEI_DYNEN_J_PER_S", 0, 1e9)) cfg.policy.j_per_s = *j;
+    if (auto cores = env_integer("CEI_CPU_CORES", 0, kMaxCpuCores))
+      for (auto& pl : cfg.platforms)
+        if (pl.type == PlatformType::Cpu) pl.cores = static_cast<int>(*cores);
+    check_other_variables();
+  } catch (const EnvError& e) {
+    throw ConfigError(e.name(), 0, e.name(), std::string(e.what()).substr(e.name().size() + 2));
   }
   if (const char* p = std::getenv("CEI_PROFILE"); p && *p) cfg.profile.path = p;
 }

@@ -2,10 +2,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace cei::rt {
 
@@ -95,15 +104,15 @@ Prediction ProfileStore::predict(const CeInfo& ce, int version, const std::strin
 
 void ProfileStore::record(const CeInfo& ce, int version, const std::string& platform,
                           double input_bytes, double seconds) {
+  // What load() would refuse is never kept: a saved profile must load again.
+  if (!(seconds >= 0 && seconds <= kMaxMeanS && input_bytes >= 0 && input_bytes <= kMaxBytes))
+    return;
   std::string scratch;
   const Key key{ce_key_view(ce), impl_key_view(ce, version, scratch), platform};
   auto add = [&](History& h) {
     std::lock_guard g(h.mu);
-    SizeStats& s = h.sizes[input_bytes];
-    s.runs += 1;
-    const double delta = seconds - s.mean_s;
-    s.mean_s += delta / static_cast<double>(s.runs);
-    s.m2 += delta * (seconds - s.mean_s);
+    add_run(h.sizes[input_bytes], seconds);
+    add_run(h.fresh[input_bytes], seconds);
     h.total_runs += 1;
     invalidate_fit(h);
   };
@@ -114,6 +123,13 @@ void ProfileStore::record(const CeInfo& ce, int version, const std::string& plat
   std::unique_lock lock(mu_);  // a first record of this history: insert it
   add(histories_[ProfileKey{std::string(std::get<0>(key)), std::string(std::get<1>(key)),
                             platform}]);
+}
+
+void ProfileStore::add_run(SizeStats& s, double seconds) {
+  s.runs = std::min(s.runs + 1, kMaxRuns);
+  const double delta = seconds - s.mean_s;
+  s.mean_s += delta / static_cast<double>(s.runs);
+  s.m2 = std::min(s.m2 + delta * (seconds - s.mean_s), kMaxM2);
 }
 
 bool ProfileStore::claim_exploration(const CeInfo& ce, int version, const std::string& platform) {
@@ -142,10 +158,13 @@ bool ProfileStore::claim_exploration(const CeInfo& ce, int version, const std::s
 }
 
 void ProfileStore::record_energy(const std::string& platform, double seconds, double joules) {
+  if (!(seconds >= 0 && seconds <= kMaxEnergy && joules >= 0 && joules <= kMaxEnergy)) return;
   std::unique_lock lock(mu_);
-  Energy& e = energy_[platform];
-  e.seconds += seconds;
-  e.joules += joules;
+  for (auto* energy : {&energy_, &fresh_energy_}) {
+    Energy& e = (*energy)[platform];
+    e.seconds = std::min(e.seconds + seconds, kMaxEnergy);
+    e.joules = std::min(e.joules + joules, kMaxEnergy);
+  }
 }
 
 std::optional<double> ProfileStore::measured_watts(const std::string& platform) const {
@@ -169,70 +188,238 @@ std::vector<ProfileModel> ProfileStore::models() const {
 
 nlohmann::json ProfileStore::to_json() const {
   std::shared_lock lock(mu_);
+  return json_of(false);
+}
+
+nlohmann::json ProfileStore::json_of(bool fresh) const {
   nlohmann::json histories = nlohmann::json::array();
   for (const auto& [key, h] : histories_) {
     std::lock_guard g(h.mu);
-    if (h.sizes.empty()) continue;
+    const auto& sizes_of = fresh ? h.fresh : h.sizes;
+    if (sizes_of.empty()) continue;
     nlohmann::json sizes = nlohmann::json::array();
-    for (const auto& [size, s] : h.sizes)
+    for (const auto& [size, s] : sizes_of)
       sizes.push_back({{"bytes", size}, {"runs", s.runs}, {"mean_s", s.mean_s}, {"m2", s.m2}});
     histories.push_back(
         {{"ce", key.ce}, {"impl", key.impl}, {"platform", key.platform}, {"sizes", sizes}});
   }
   nlohmann::json energy = nlohmann::json::object();
-  for (const auto& [platform, e] : energy_)
+  for (const auto& [platform, e] : fresh ? fresh_energy_ : energy_)
     energy[platform] = {{"seconds", e.seconds}, {"joules", e.joules}};
   return {{"format", "cei-profile"}, {"version", 1}, {"histories", histories}, {"energy", energy}};
 }
 
-void ProfileStore::merge_json(const nlohmann::json& j) {
-  try {
-    if (j.at("format") != "cei-profile" || j.at("version") != 1)
-      throw std::runtime_error("not a cei-profile version 1 document");
-    std::unique_lock lock(mu_);
-    for (const auto& hj : j.at("histories")) {
-      ProfileKey key{hj.at("ce").get<std::string>(), hj.at("impl").get<std::string>(),
-                     hj.at("platform").get<std::string>()};
-      History& h = histories_[std::move(key)];
-      for (const auto& sj : hj.at("sizes")) {
-        SizeStats add{sj.at("runs").get<std::uint64_t>(), sj.at("mean_s").get<double>(),
-                      sj.at("m2").get<double>()};
-        if (add.runs == 0) continue;
-        SizeStats& s = h.sizes[sj.at("bytes").get<double>()];
-        // Chan's parallel combination of two (runs, mean, m2) summaries.
-        const double n = static_cast<double>(s.runs + add.runs);
-        const double delta = add.mean_s - s.mean_s;
-        s.m2 += add.m2 +
-                delta * delta * static_cast<double>(s.runs) * static_cast<double>(add.runs) / n;
-        s.mean_s += delta * static_cast<double>(add.runs) / n;
-        s.runs += add.runs;
-        h.total_runs += add.runs;
+namespace {
+
+// The entries of a profile that cannot be used, each reported once on stderr: the rest of the
+// file still counts, and the next save leaves the bad entries out.
+class Dropped {
+ public:
+  explicit Dropped(const std::string& source) : source_(source) {}
+  ~Dropped() {
+    if (count_ > kShown)
+      std::fprintf(stderr, "cei: warning: %s: %zu more bad entries dropped\n", source_.c_str(),
+                   count_ - kShown);
+  }
+  void operator()(const std::string& entry, const std::string& why) {
+    if (++count_ <= kShown)
+      std::fprintf(stderr, "cei: warning: %s: %s: %s; entry dropped\n", source_.c_str(),
+                   entry.c_str(), why.c_str());
+  }
+
+ private:
+  static constexpr std::size_t kShown = 10;
+  const std::string& source_;
+  std::size_t count_ = 0;
+};
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// A JSON number from min to max, or why not.
+std::optional<std::string> bad_number(const nlohmann::json& j, const char* field, double min,
+                                      double max) {
+  auto it = j.find(field);
+  if (it == j.end()) return std::string(field) + " missing";
+  if (!it->is_number() || !(it->get<double>() >= min && it->get<double>() <= max))
+    return std::string(field) + " " + it->dump() + " is not a number from " + number_text(min) +
+           " to " + number_text(max);
+  return std::nullopt;
+}
+
+std::optional<std::string> bad_name(const nlohmann::json& j, const char* field) {
+  auto it = j.find(field);
+  if (it == j.end() || !it->is_string() || it->get_ref<const std::string&>().empty())
+    return std::string(field) + " is not a non-empty string";
+  return std::nullopt;
+}
+
+}  // namespace
+
+void ProfileStore::merge_json(const nlohmann::json& j, const std::string& source) {
+  if (!j.is_object() || j.value("format", nlohmann::json()) != "cei-profile" ||
+      j.value("version", nlohmann::json()) != 1)
+    throw std::runtime_error("not a cei-profile version 1 document");
+  Dropped dropped(source);
+  std::unique_lock lock(mu_);
+  const auto hs = j.find("histories");
+  if (hs != j.end() && !hs->is_array()) dropped("histories", "not an array");
+  for (std::size_t i = 0; hs != j.end() && hs->is_array() && i < hs->size(); ++i) {
+    const nlohmann::json& hj = (*hs)[i];
+    std::string where = "histories[" + std::to_string(i) + "]";
+    std::optional<std::string> why;
+    if (!hj.is_object())
+      why = "not an object";
+    else if (!(why = bad_name(hj, "ce")) && !(why = bad_name(hj, "impl")) &&
+             !(why = bad_name(hj, "platform")) && !(hj.contains("sizes") && hj["sizes"].is_array()))
+      why = "sizes is not an array";
+    if (why) {
+      dropped(where, *why);
+      continue;
+    }
+    ProfileKey key{hj["ce"].get<std::string>(), hj["impl"].get<std::string>(),
+                   hj["platform"].get<std::string>()};
+    where += " (" + key.ce + " " + key.impl + " on " + key.platform + ")";
+    History& h = histories_[std::move(key)];
+    const nlohmann::json& sizes = hj["sizes"];
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      const nlohmann::json& sj = sizes[k];
+      const auto runs = sj.is_object() ? sj.find("runs") : sj.end();
+      if (!sj.is_object())
+        why = "not an object";
+      else if (runs == sj.end() || !(runs->is_number_unsigned() || runs->is_number_integer()) ||
+               runs->get<std::int64_t>() < 1 || runs->get<std::uint64_t>() > kMaxRuns)
+        why = "runs " + (runs == sj.end() ? std::string("missing") : runs->dump()) +
+              " is not an integer from 1 to " + std::to_string(kMaxRuns);
+      else
+        why = bad_number(sj, "bytes", 0, kMaxBytes)
+                  .value_or(bad_number(sj, "mean_s", 0, kMaxMeanS)
+                                .value_or(bad_number(sj, "m2", 0, kMaxM2).value_or("")));
+      if (why && !why->empty()) {
+        dropped(where + " sizes[" + std::to_string(k) + "]", *why);
+        continue;
       }
-      invalidate_fit(h);
+      const SizeStats add{runs->get<std::uint64_t>(), sj["mean_s"].get<double>(),
+                          sj["m2"].get<double>()};
+      combine(h.sizes[sj["bytes"].get<double>()], add);
+      h.total_runs += add.runs;
     }
-    for (const auto& [platform, ej] : j.at("energy").items()) {
+    invalidate_fit(h);
+  }
+  const auto es = j.find("energy");
+  if (es != j.end() && !es->is_object()) dropped("energy", "not an object");
+  if (es != j.end() && es->is_object())
+    for (const auto& [platform, ej] : es->items()) {
+      std::optional<std::string> why =
+          !ej.is_object() ? "not an object"
+                          : bad_number(ej, "seconds", 0, kMaxEnergy)
+                                .value_or(bad_number(ej, "joules", 0, kMaxEnergy).value_or(""));
+      if (!why->empty()) {
+        dropped("energy." + platform, *why);
+        continue;
+      }
       Energy& e = energy_[platform];
-      e.seconds += ej.at("seconds").get<double>();
-      e.joules += ej.at("joules").get<double>();
+      e.seconds = std::min(e.seconds + ej["seconds"].get<double>(), kMaxEnergy);
+      e.joules = std::min(e.joules + ej["joules"].get<double>(), kMaxEnergy);
     }
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(std::string("malformed profile: ") + e.what());
+}
+
+// Chan's parallel combination of two (runs, mean, m2) summaries, kept within what load() accepts.
+void ProfileStore::combine(SizeStats& s, const SizeStats& add) {
+  const double n = static_cast<double>(s.runs) + static_cast<double>(add.runs);
+  const double delta = add.mean_s - s.mean_s;
+  s.m2 =
+      std::min(s.m2 + add.m2 +
+                   delta * delta * static_cast<double>(s.runs) * static_cast<double>(add.runs) / n,
+               kMaxM2);
+  s.mean_s += delta * static_cast<double>(add.runs) / n;
+  s.runs = std::min(s.runs + add.runs, kMaxRuns);
+}
+
+namespace {
+
+// Holds an exclusive flock on `path` while it lives. A sibling file, not the profile itself: the
+// profile is replaced by rename, and a lock on the replaced inode would exclude nobody.
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) {
+        const int err = errno;
+        ::close(fd_);
+        throw std::runtime_error("cannot lock " + path + ": " + std::strerror(err));
+      }
+  }
+  ~FileLock() { ::close(fd_); }  // closing releases the lock
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+void write_fully(int fd, const std::string& text, const std::string& path) {
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
   }
 }
 
-void ProfileStore::save(const std::string& path) const {
-  // Write a sibling and rename, so a crash mid-write never leaves half a profile.
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw std::runtime_error("cannot write profile " + tmp);
-    out << to_json().dump(1) << '\n';
-    if (!out) throw std::runtime_error("cannot write profile " + tmp);
+}  // namespace
+
+void ProfileStore::save(const std::string& path) {
+  // Under the lock: what the other runs sharing the file saved since this one loaded it, plus
+  // this run's own records; written to a sibling and renamed, so that a crash mid-write never
+  // leaves half a profile and a reader sees the old file or the new one.
+  FileLock file_lock(path + ".lock");
+  std::unique_lock lock(mu_);  // records wait: a run saves at exit
+  ProfileStore merged(opts_);
+  merged.load_if_exists(path);
+  merged.merge_json(json_of(true), "this run's records");
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write profile " + tmp + ": " + std::strerror(errno));
+  try {
+    write_fully(fd, merged.json_of(false).dump(1) + "\n", tmp);
+    if (::fsync(fd) != 0)
+      throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
   }
-  std::filesystem::rename(tmp, path);
+  ::close(fd);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot replace profile " + path + ": " + std::strerror(err));
+  }
+  // Saved: a later save must not add these records a second time.
+  for (auto& [key, h] : histories_) {
+    std::lock_guard g(h.mu);
+    h.fresh.clear();
+  }
+  fresh_energy_.clear();
 }
 
 void ProfileStore::load(const std::string& path) {
+  // Refused before reading, as the platform config: a directory, a FIFO or /dev/zero.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw std::runtime_error("cannot open profile " + path);
+  if (!std::filesystem::is_regular_file(status))
+    throw std::runtime_error(path + ": not a regular file");
+  if (std::filesystem::file_size(path, ec) > kMaxFileBytes)
+    throw std::runtime_error(path + ": larger than " + std::to_string(kMaxFileBytes >> 20) +
+                             " MiB: not a profile");
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open profile " + path);
   nlohmann::json j;
@@ -242,14 +429,16 @@ void ProfileStore::load(const std::string& path) {
     throw std::runtime_error(path + ": " + e.what());
   }
   try {
-    merge_json(j);
+    merge_json(j, path);
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(path + ": " + e.what());
   }
 }
 
 bool ProfileStore::load_if_exists(const std::string& path) {
-  if (path.empty() || !std::filesystem::exists(path)) return false;
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+    return false;
   load(path);
   return true;
 }

@@ -21,9 +21,11 @@ const char* env(const char* name) {
   return v && *v ? v : nullptr;
 }
 
+// A value other than 1/on/true/yes or 0/off/false/no stopped the program at launch
+// (cei::rt::env_flag, checked by config_from_env).
 bool env_on(const char* name) {
-  const char* v = env(name);
-  return v && std::string_view(v) != "0" && std::string_view(v) != "off";
+  const std::string_view v = env(name) ? env(name) : "0";
+  return v != "0" && v != "off" && v != "false" && v != "no";
 }
 
 template <typename Write>

@@ -132,6 +132,8 @@ INSTANTIATE_TEST_SUITE_P(
     Decision, BadConfigs,
     ::testing::Values(
         BadConfig{"unknown_key.toml", 3, "platforms.cpu.cors", "unknown key"},
+        BadConfig{"too_many_cores.toml", 3, "platforms.cpu.cores", "must be <= 1024"},
+        BadConfig{"infinite_power.toml", 4, "platforms.cpu.active_w", "must be a finite number"},
         BadConfig{"wrong_type.toml", 6, "platforms.gpu.active_w", "expected a number, got string"},
         BadConfig{"static_unknown_platform.toml", 8, "policy.static.multiply",
                   "unknown platform 'gpu'"},

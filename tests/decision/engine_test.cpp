@@ -3,13 +3,21 @@
 // the runtime in a child process (death-test style) so that every one sees a fresh start.
 #include "scripted.hpp"
 
+#include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/profile_store.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace cei::rt::test {
 namespace {
@@ -98,6 +106,155 @@ TEST(Engine, ProfileIsLoadedAtStartAndSavedAtExit) {
   EXPECT_EQ(after.predict(kSort, 0, "cpu", 8192).seconds, 0.25);
   EXPECT_EQ(after.predict(kSort, 0, "cpu", 4096).seconds, 0.125);
   fs::remove(path);
+}
+
+// Every launch variable out of its range stops the program with status 2 and a message naming
+// it, before any platform opens (CEI_CPU_CORES=100000 started 12,000 threads and aborted;
+// CEI_PLATFORMS=/dev/zero ate 24 GB; a directory there was ignored; CEI_OPENCL_MEM_CAP=0 or abc
+// was taken silently).
+struct BadValue {
+  const char* variable;
+  std::string value;
+  std::string message;
+  std::size_t file_bytes = 0;  // when not 0, `value` is a file of that many bytes, made by the test
+};
+
+void PrintTo(const BadValue& bad, std::ostream* os) {
+  *os << bad.variable << "=" << bad.value;
+}
+
+class BadLaunchValue : public ::testing::TestWithParam<BadValue> {};
+
+TEST_P(BadLaunchValue, StopsTheProgramWithStatus2NamingIt) {
+  const BadValue& bad = GetParam();
+  if (bad.file_bytes) std::ofstream(bad.value) << std::string(bad.file_bytes, '#');
+  EXPECT_EXIT(
+      {
+        unsetenv("CEI_POLICY");
+        unsetenv("CEI_PLATFORMS");
+        setenv(bad.variable, bad.value.c_str(), 1);
+        Runtime::instance();
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(2), "cei: " + bad.message);
+  if (bad.file_bytes) fs::remove(bad.value);
+}
+
+std::vector<BadValue> bad_values() {
+  const std::string dir = fs::temp_directory_path().string();
+  // Each test process its own: ctest runs the cases as processes at once.
+  const std::string big = temp("cei-engine-big").string() + ".toml";
+  return {
+      {"CEI_CPU_CORES", "100000",
+       "CEI_CPU_CORES: expected an integer from 0 to 1024, got '100000'"},
+      {"CEI_CPU_CORES", "-1", "CEI_CPU_CORES: expected an integer from 0 to 1024, got '-1'"},
+      {"CEI_CPU_CORES", "1.5", "CEI_CPU_CORES: expected an integer"},
+      {"CEI_PLATFORMS", "/dev/zero", "/dev/zero: \\(file\\): not a regular file"},
+      {"CEI_PLATFORMS", dir, dir + ": \\(file\\): not a regular file"},
+      {"CEI_PLATFORMS", big, big + ": \\(file\\): larger than 1 MiB", kMaxConfigBytes + 1},
+      {"CEI_PLATFORMS", dir + "/no-such-file.toml",
+       dir + "/no-such-file.toml: \\(file\\): cannot open"},
+      {"CEI_PLATFORMS", std::string(CEI_DECISION_TEST_DATA) + "/missing_device.toml",
+       std::string(CEI_DECISION_TEST_DATA) +
+           "/missing_device.toml: platforms.gpu.device: no OpenCL device name contains "
+           "'no-such-device' \\(devices: '"},
+      {"CEI_OPENCL_MEM_CAP", "0", "CEI_OPENCL_MEM_CAP: expected a size from 1048576 to"},
+      {"CEI_OPENCL_MEM_CAP", "abc", "CEI_OPENCL_MEM_CAP: expected a size"},
+      {"CEI_OPENCL_MEM_CAP", "1X", "CEI_OPENCL_MEM_CAP: expected a size"},
+      {"CEI_OPENCL_MEM_CAP", "2048T", "CEI_OPENCL_MEM_CAP: expected a size"},
+      {"CEI_OPENCL_QUEUES", "65", "CEI_OPENCL_QUEUES: expected an integer from 0 to 64"},
+      {"CEI_OPENCL_MAX_INFLIGHT", "many", "CEI_OPENCL_MAX_INFLIGHT: expected an integer"},
+      {"CEI_OPENCL_NAIVE", "maybe", "CEI_OPENCL_NAIVE: expected 1, on, true, yes, 0, off"},
+      {"CEI_OPENCL_IN_ORDER", "2", "CEI_OPENCL_IN_ORDER: expected 1, on"},
+      {"CEI_OPENCL_CACHE", "/dev/null", "CEI_OPENCL_CACHE: '/dev/null' is not a directory"},
+      {"CEI_MAX_IN_FLIGHT", "0", "CEI_MAX_IN_FLIGHT: expected an integer from 1 to"},
+      {"CEI_BLOCK_CACHE_MB", "lots", "CEI_BLOCK_CACHE_MB: expected an integer from 0 to"},
+      {"CEI_LOG", "verbose", "CEI_LOG: expected trace, debug, info, warn, error, critical or off"},
+      {"CEI_SUMMARY", "2", "CEI_SUMMARY: expected 1, on"},
+      {"CEI_PROGRESS", "yes please", "CEI_PROGRESS: expected 1, on"},
+      {"CEI_DYNEN_J_PER_S", "inf", "CEI_DYNEN_J_PER_S: expected a number from 0 to 1e\\+09"},
+      {"CEI_DYNEN_J_PER_S", "nan", "CEI_DYNEN_J_PER_S: expected a number"},
+      {"CEI_REMOTE", "=http://127.0.0.1:1,token=T", "CEI_REMOTE: an entry with no node name"},
+      {"CEI_REMOTE", "n=127.0.0.1:1,token=T", "CEI_REMOTE: n: bad URL '127.0.0.1:1'"},
+      {"CEI_REMOTE", "n=http://h:1/a b,token=T", "CEI_REMOTE: n: bad URL 'http://h:1/a b'"},
+      {"CEI_REMOTE", "n=http://[::1,token=T", "CEI_REMOTE: n: bad URL 'http://\\[::1'"},
+      {"CEI_REMOTE", "n=http://127.0.0.1:99999,token=T", "CEI_REMOTE: n: bad URL"},
+      {"CEI_REMOTE", "n=http://127.0.0.1:1", "CEI_REMOTE: n: missing token"},
+      {"CEI_REMOTE", "n=http://127.0.0.1:1,token=", "CEI_REMOTE: n: token: must not be empty"},
+      {"CEI_REMOTE", "n=http://h:1/x,token=T,per_gb=inf",
+       "CEI_REMOTE: per_gb: expected a number >= 0, got 'inf'"},
+      {"CEI_PROFILE", "/dev/zero", "/dev/zero: not a regular file"},
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(Engine, BadLaunchValue, ::testing::ValuesIn(bad_values()),
+                         [](const auto& info) {
+                           std::string name =
+                               std::string(info.param.variable) + "_" + std::to_string(info.index);
+                           return name;
+                         });
+
+// A run of decision_profile_run (profile_run.cpp): its stdin and stdout are pipes to the test.
+struct ProfileRun {
+  pid_t pid = -1;
+  int to = -1, from = -1;
+
+  ProfileRun(const fs::path& profile, const char* seconds) {
+    int in[2], out[2];
+    if (::pipe(in) != 0 || ::pipe(out) != 0) throw std::runtime_error("pipe");
+    pid = ::fork();
+    if (pid == 0) {
+      ::dup2(in[0], 0);
+      ::dup2(out[1], 1);
+      ::close(in[1]);
+      ::close(out[0]);
+      ::setenv("CEI_PROFILE", profile.c_str(), 1);
+      ::setenv("CEI_POLICY", "only:cpu", 1);
+      ::execl(CEI_PROFILE_RUN, CEI_PROFILE_RUN, seconds, static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    ::close(in[0]);
+    ::close(out[1]);
+    to = in[1];
+    from = out[0];
+  }
+  std::string read_line() const {
+    std::string line;
+    char c = 0;
+    while (::read(from, &c, 1) == 1 && c != '\n') line += c;
+    return line;
+  }
+  int finish() {
+    (void)!::write(to, "\n", 1);
+    ::close(to);
+    ::close(from);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return status;
+  }
+};
+
+// Two runs that loaded the same profile both keep their runs: each save merges into what the file
+// holds under its lock (the second save used to replace the first run's update).
+TEST(Engine, TwoRunsSharingAProfileBothKeepTheirUpdates) {
+  const fs::path path = temp("cei-engine-shared") += ".json";
+  fs::remove(path);
+  ProfileStore seed;
+  seed.record(kSort, 0, "cpu", 100, 2.0);
+  seed.save(path.string());
+  ProfileRun a(path, "1.0"), b(path, "3.0");
+  ASSERT_EQ(a.read_line(), "loaded");
+  ASSERT_EQ(b.read_line(), "loaded");  // both loaded the seed before either saves
+  EXPECT_EQ(a.finish(), 0);
+  EXPECT_EQ(b.finish(), 0);
+  ProfileStore after;
+  after.load(path.string());
+  const auto models = after.models();
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_EQ(models[0].sizes.at(0).second.runs, 3u) << "the seed's run and both runs' own";
+  EXPECT_DOUBLE_EQ(models[0].sizes.at(0).second.mean_s, 2.0);
+  fs::remove(path);
+  fs::remove(path.string() + ".lock");
 }
 
 }  // namespace

@@ -130,20 +130,106 @@ TEST(ProfileStore, SaveLoadRoundTrip) {
   std::filesystem::remove(path);
 }
 
-TEST(ProfileStore, MalformedFilesAreNamedErrors) {
+TEST(ProfileStore, FilesThatAreNotProfilesAreNamedErrors) {
   ProfileStore p;
   EXPECT_FALSE(p.load_if_exists(temp_path("cei-profile-missing")));
   const std::string path = temp_path("cei-profile-bad");
-  std::ofstream(path) << R"({"format": "cei-profile", "version": 1, "histories": [{"ce": 3}]})";
-  try {
-    p.load(path);
-    FAIL() << "a malformed profile loaded";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  for (const char* text : {"not json", R"({"format": "cei-profile", "version": 2})", "[1, 2]"}) {
+    std::ofstream(path) << text;
+    try {
+      p.load(path);
+      FAIL() << "loaded: " << text;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
   }
-  std::ofstream(path) << "not json";
-  EXPECT_THROW(p.load(path), std::runtime_error);
   std::filesystem::remove(path);
+  // Read before parsing, they would hang or exhaust memory.
+  for (const std::string& special :
+       {std::string("/dev/zero"), std::filesystem::temp_directory_path().string()})
+    try {
+      p.load(special);
+      FAIL() << "loaded " << special;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(special + ": not a regular file"), std::string::npos)
+          << e.what();
+    }
+}
+
+// One valid history among entries that would break the forecasts or the next save (a count of -1
+// or 1e308 was accepted, then saved as null, and every later run refused the file).
+TEST(ProfileStore, BadEntriesAreDroppedWithAWarningAndTheRestKept) {
+  const std::string path = temp_path("cei-profile-entries");
+  std::ofstream(path) << R"({"format": "cei-profile", "version": 1, "histories": [
+    {"ce": "S.sort", "impl": "sort", "platform": "cpu", "sizes": [
+      {"bytes": 100, "runs": 2, "mean_s": 0.5, "m2": 0},
+      {"bytes": 200, "runs": -1, "mean_s": 0.5, "m2": 0},
+      {"bytes": 300, "runs": 1e308, "mean_s": 0.5, "m2": 0},
+      {"bytes": 400, "runs": 1, "mean_s": -2, "m2": 0},
+      {"bytes": 500, "runs": 1, "mean_s": 0.5, "m2": "x"},
+      {"bytes": -1, "runs": 1, "mean_s": 0.5, "m2": 0}]},
+    {"ce": 3, "impl": "sort", "platform": "cpu", "sizes": []},
+    "junk"],
+    "energy": {"cpu": {"seconds": 2, "joules": 30}, "gpu": {"seconds": -1, "joules": 1}}})";
+  ProfileStore p;
+  ::testing::internal::CaptureStderr();
+  p.load(path);
+  const std::string warnings = ::testing::internal::GetCapturedStderr();
+  const std::string sizes = "histories[0] (S.sort sort on cpu) sizes";
+  for (const std::string& entry :
+       {sizes + "[1]: runs -1 is not an integer from 1 to 9007199254740992",
+        sizes + "[2]: runs 1e+308 is not an integer",
+        sizes + "[3]: mean_s -2 is not a number from 0 to 1e+09",
+        sizes + "[4]: m2 \"x\" is not a number", sizes + "[5]: bytes -1 is not a number",
+        std::string("histories[1]: ce is not a non-empty string"),
+        std::string("histories[2]: not an object"), std::string("energy.gpu: seconds -1")})
+    EXPECT_NE(warnings.find(path + ": " + entry), std::string::npos) << entry << "\n" << warnings;
+  const auto models = p.models();
+  ASSERT_EQ(models.size(), 1u);
+  ASSERT_EQ(models[0].sizes.size(), 1u);
+  EXPECT_EQ(models[0].sizes[0].first, 100);
+  EXPECT_EQ(models[0].sizes[0].second.runs, 2u);
+  EXPECT_DOUBLE_EQ(*p.measured_watts("cpu"), 15.0);
+  EXPECT_FALSE(p.measured_watts("gpu"));
+  // What the next save writes loads again without a word.
+  std::filesystem::remove(path);
+  p.record(kSort, 0, "cpu", 100, 0.5);
+  p.save(path);
+  ProfileStore again;
+  ::testing::internal::CaptureStderr();
+  again.load(path);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(again.models().at(0).sizes.at(0).second.runs, 1u);
+  std::filesystem::remove(path);
+}
+
+// A store saves only what it recorded since it was made or saved, added to what the file holds
+// then: another store's save in between is kept, and a second save adds nothing twice.
+TEST(ProfileStore, SaveAddsThisStoresRecordsToWhatTheFileHoldsNow) {
+  const std::string path = temp_path("cei-profile-merge");
+  std::filesystem::remove(path);
+  ProfileStore a, b;
+  a.load_if_exists(path);
+  b.load_if_exists(path);
+  a.record(kSort, 0, "cpu", 100, 1.0);
+  b.record(kSort, 0, "cpu", 100, 3.0);
+  b.record(kMultiply, 0, "cpu", 100, 2.0);
+  a.record_energy("cpu", 1, 10);
+  b.record_energy("cpu", 1, 20);
+  a.save(path);
+  b.save(path);
+  b.save(path);
+  ProfileStore both;
+  both.load(path);
+  EXPECT_DOUBLE_EQ(both.predict(kSort, 0, "cpu", 100).seconds, 2.0);
+  EXPECT_EQ(both.models().size(), 2u);
+  EXPECT_DOUBLE_EQ(*both.measured_watts("cpu"), 15.0);
+  for (const auto& m : both.models())
+    if (m.key.ce == "SortCEI.sort") {
+      EXPECT_EQ(m.sizes.at(0).second.runs, 2u);
+    }
+  std::filesystem::remove(path);
+  std::filesystem::remove(path + ".lock");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <numeric>
 #include <thread>
@@ -355,6 +356,62 @@ TEST(OpenCLPlatform, ProgramBinariesAreCachedOnDisk) {
   auto c = call(*again, inc_ce, {HostVersion::of(iota(10))});
   EXPECT_EQ(c.result->get<IVec>(), iota(10, 1));
   std::filesystem::remove_all(dir);
+}
+
+// A cache entry damaged on disk (a run killed mid-write by an older version, a full disk, a copy
+// from another machine) is dropped with a warning and rebuilt: given to PoCL, a truncated binary
+// segfaulted or failed its assertion `b.root_entries == dev->num_serialize_entries` in every
+// later run.
+TEST(OpenCLPlatform, DamagedCacheEntriesAreRebuiltNotGivenToTheDriver) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("cei-cl-damaged-" + std::to_string(getpid()));
+  opencl::Options o = options();
+  o.cache_dir = dir.string();
+  auto entry = [&] {
+    for (auto& f : fs::directory_iterator(dir))
+      if (f.path().extension() == ".bin") return f.path();
+    return fs::path();
+  };
+  auto bytes = [](const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::vector<std::pair<const char*, std::function<std::string(std::string)>>> damages = {
+      {"truncated or of the wrong size", [](std::string b) { return b.substr(0, b.size() / 2); }},
+      {"truncated", [](std::string b) { return b.substr(0, 12); }},
+      {"checksum mismatch", [](std::string b) { return b.back() ^= 0x5a, b; }},
+      {"not a CEI program cache entry",
+       [](std::string b) {
+         return "\x7f"
+                "ELF" +
+                b;
+       }},
+      {"made for another device", [](std::string b) { return b.replace(20, 4, "XXXX"); }},
+  };
+  for (const auto& [why, damage] : damages) {
+    fs::remove_all(dir);
+    ASSERT_TRUE(pocl(o)->can_run(inc_ce));
+    const fs::path f = entry();
+    ASSERT_FALSE(f.empty());
+    const std::string good = bytes(f);
+    std::ofstream(f, std::ios::binary | std::ios::trunc) << damage(good);
+    ::testing::internal::CaptureStderr();
+    auto p = pocl(o);
+    const bool runs = p->can_run(inc_ce);
+    const std::string warning = ::testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(runs) << why;
+    EXPECT_NE(warning.find("cei: warning: OpenCL program cache entry " + f.string() + ": " + why),
+              std::string::npos)
+        << warning;
+    auto c = call(*p, inc_ce, {HostVersion::of(iota(10))});
+    EXPECT_EQ(c.result->get<IVec>(), iota(10, 1)) << why;
+    // Saved again whole: the next platform loads it without a word.
+    ASSERT_TRUE(fs::exists(f)) << why;
+    ::testing::internal::CaptureStderr();
+    EXPECT_TRUE(pocl(o)->can_run(inc_ce));
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "") << why;
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace

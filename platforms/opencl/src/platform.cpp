@@ -1,5 +1,7 @@
 #include "impl.hpp"
 
+#include <cei/rt/decision/env.hpp>
+
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -7,28 +9,6 @@
 namespace cei::opencl {
 
 namespace {
-std::size_t parse_bytes(const char* s) {
-  char* end = nullptr;
-  double v = std::strtod(s, &end);
-  switch (end && *end ? *end : ' ') {
-    case 'k':
-    case 'K':
-      v *= 1024.0;
-      break;
-    case 'm':
-    case 'M':
-      v *= 1024.0 * 1024;
-      break;
-    case 'g':
-    case 'G':
-      v *= 1024.0 * 1024 * 1024;
-      break;
-    default:
-      break;
-  }
-  return static_cast<std::size_t>(v);
-}
-
 bool runnable_type(const rt::TypeOps* t) {
   return t && t->kind != rt::TypeKind::Object && t->elem_size > 0 && t->data;
 }
@@ -39,17 +19,17 @@ double seconds_since_start() {
 }
 }  // namespace
 
+// Throws rt::EnvError for a value out of range; the runtime checked the same at launch.
 Options Options::from_env() {
   Options o;
-  if (const char* v = std::getenv("CEI_OPENCL_NAIVE")) o.naive = *v && std::string(v) != "0";
-  if (const char* v = std::getenv("CEI_OPENCL_IN_ORDER")) o.in_order = *v && std::string(v) != "0";
-  if (const char* v = std::getenv("CEI_OPENCL_MEM_CAP")) o.mem_cap = parse_bytes(v);
+  const rt::OpenCLEnv e = rt::opencl_env();
+  o.naive = e.naive.value_or(false);
+  o.in_order = e.in_order.value_or(false);
+  o.mem_cap = static_cast<std::size_t>(e.mem_cap.value_or(0));
+  o.queues = static_cast<std::size_t>(e.queues.value_or(0));
+  o.max_inflight = static_cast<std::size_t>(e.max_inflight.value_or(0));
   if (const char* v = std::getenv("CEI_OPENCL_CACHE")) o.cache_dir = v;
   if (const char* v = std::getenv("CEI_OPENCL_BUILD_OPTIONS")) o.build_options = v;
-  if (const char* v = std::getenv("CEI_OPENCL_QUEUES"))
-    o.queues = static_cast<std::size_t>(std::strtoul(v, nullptr, 10));
-  if (const char* v = std::getenv("CEI_OPENCL_MAX_INFLIGHT"))
-    o.max_inflight = static_cast<std::size_t>(std::strtoul(v, nullptr, 10));
   if (const char* v = std::getenv("CEI_OPENCL_FAIL_KERNEL")) o.fail_kernel = v;
   return o;
 }

@@ -22,6 +22,15 @@ std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ull
   return h;
 }
 
+// A cache entry: this header, then the driver's binary. A driver trusts the binary it is given
+// (PoCL segfaults or fails an assertion on a truncated one), so nothing reaches it unless the
+// entry is whole (size and checksum) and was made for this device, driver and build options.
+constexpr char kMagic[8] = {'C', 'E', 'I', 'K', 'B', 'I', 'N', '1'};
+// In the entry's name too: a version that reads headerless entries (before CEIKBIN1) never opens
+// one of these, nor this one theirs, when both share a cache.
+constexpr std::string_view kEntryFormat = "CEIKBIN1|";
+constexpr std::size_t kMaxEntryBytes = std::size_t{1} << 30;
+
 std::string hex(std::uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -93,10 +102,14 @@ const Programs::Built& Programs::kernel_for(const rt::CeInfo& ce) {
 
 Program Programs::build(const rt::OpenCLImpl& cl, std::string& log) {
   std::string path;
+  const std::string key = key_prefix_ + hex(fnv1a(cl.source));
   if (!cache_dir_.empty())
-    path = (fs::path(cache_dir_) / (hex(fnv1a(cl.source, fnv1a(key_prefix_))) + ".bin")).string();
-  if (!path.empty() && fs::exists(path)) {
-    if (Program p = load_binary(path)) {
+    path = (fs::path(cache_dir_) /
+            (hex(fnv1a(cl.source, fnv1a(key_prefix_, fnv1a(kEntryFormat)))) + ".bin"))
+               .string();
+  std::error_code ec;
+  if (!path.empty() && fs::exists(fs::symlink_status(path, ec))) {
+    if (Program p = load_binary(path, key)) {
       ++disk_hits_;
       return p;
     }
@@ -118,15 +131,75 @@ Program Programs::build(const rt::OpenCLImpl& cl, std::string& log) {
       log = std::string(cl.source_path) + ": error: " + error_name(err) + "\n";
     return {};
   }
-  if (!path.empty()) save_binary(p.get(), path);
+  if (!path.empty()) save_binary(p.get(), path, key);
   return p;
 }
 
-Program Programs::load_binary(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::vector<unsigned char> bin((std::istreambuf_iterator<char>(f)), {});
-  if (bin.empty()) return {};
-  const unsigned char* data = bin.data();
+namespace {
+
+void put_u64(std::string& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+bool get_u64(std::string_view& in, std::uint64_t& v) {
+  if (in.size() < 8) return false;
+  v = 0;
+  for (int i = 0; i < 8; ++i) v |= std::uint64_t{static_cast<unsigned char>(in[i])} << (8 * i);
+  in.remove_prefix(8);
+  return true;
+}
+
+// The driver's binary inside `entry`, or why the entry cannot be used.
+std::string_view check_entry(std::string_view entry, const std::string& key, std::string& why) {
+  std::uint64_t key_size = 0, size = 0, sum = 0;
+  if (entry.size() < sizeof kMagic ||
+      entry.substr(0, sizeof kMagic) != std::string_view(kMagic, sizeof kMagic)) {
+    why = "not a CEI program cache entry";
+    return {};
+  }
+  entry.remove_prefix(sizeof kMagic);
+  if (!get_u64(entry, key_size) || key_size > entry.size()) {
+    why = "truncated";
+    return {};
+  }
+  if (entry.substr(0, key_size) != key) {
+    why = "made for another device, driver, build options or source";
+    return {};
+  }
+  entry.remove_prefix(key_size);
+  if (!get_u64(entry, size) || !get_u64(entry, sum) || size != entry.size() || size == 0) {
+    why = "truncated or of the wrong size";
+    return {};
+  }
+  if (fnv1a(entry) != sum) {
+    why = "checksum mismatch (corrupt)";
+    return {};
+  }
+  return entry;
+}
+
+}  // namespace
+
+Program Programs::load_binary(const std::string& path, const std::string& key) {
+  std::string why;
+  std::string entry;
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(path, ec))) {
+    why = "not a regular file";
+  } else if (const auto bytes = fs::file_size(path, ec); ec || bytes > kMaxEntryBytes) {
+    why = ec ? "unreadable (" + ec.message() + ")" : "larger than 1 GiB";
+  } else {
+    std::ifstream f(path, std::ios::binary);
+    entry.assign(std::istreambuf_iterator<char>(f), {});
+  }
+  const std::string_view bin = why.empty() ? check_entry(entry, key, why) : std::string_view{};
+  if (bin.empty()) {
+    std::fprintf(stderr, "cei: warning: OpenCL program cache entry %s: %s; rebuilt from source\n",
+                 path.c_str(), why.c_str());
+    fs::remove(path, ec);
+    return {};
+  }
+  const auto* data = reinterpret_cast<const unsigned char*>(bin.data());
   std::size_t len = bin.size();
   cl_int status = CL_SUCCESS, err = CL_SUCCESS;
   Program p(clCreateProgramWithBinary(ctx_, 1, &dev_, &len, &data, &status, &err));
@@ -136,7 +209,7 @@ Program Programs::load_binary(const std::string& path) {
   return p;
 }
 
-void Programs::save_binary(cl_program p, const std::string& path) {
+void Programs::save_binary(cl_program p, const std::string& path, const std::string& key) {
   std::size_t size = 0;
   if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) != CL_SUCCESS ||
       size == 0)
@@ -144,6 +217,13 @@ void Programs::save_binary(cl_program p, const std::string& path) {
   std::vector<unsigned char> bin(size);
   unsigned char* ptr = bin.data();
   if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) != CL_SUCCESS) return;
+  const std::string_view payload(reinterpret_cast<const char*>(bin.data()), size);
+  std::string entry(kMagic, sizeof kMagic);
+  put_u64(entry, key.size());
+  entry += key;
+  put_u64(entry, size);
+  put_u64(entry, fnv1a(payload));
+  entry += payload;
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
   // Write then rename, so that a concurrent run never reads half a binary; the name is the
@@ -152,8 +232,12 @@ void Programs::save_binary(cl_program p, const std::string& path) {
                     std::to_string(reinterpret_cast<std::uintptr_t>(this));
   {
     std::ofstream f(tmp, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(size));
-    if (!f) return;
+    f.write(entry.data(), static_cast<std::streamsize>(entry.size()));
+    f.close();
+    if (!f) {
+      fs::remove(tmp, ec);
+      return;
+    }
   }
   fs::rename(tmp, path, ec);
 }

@@ -1,5 +1,6 @@
 // Kernel programs for one device: each kernel source built once per context, the binary kept on
-// disk across runs (keyed by source, device, driver and build options), the build log shown with
+// disk across runs (keyed by source, device, driver and build options; each entry checked for
+// size, checksum and that key before the driver sees it), the build log shown with
 // the kernel file's name when the build fails.
 #pragma once
 
@@ -31,8 +32,10 @@ class Programs {
 
  private:
   Program build(const rt::OpenCLImpl& cl, std::string& log);
-  Program load_binary(const std::string& path);
-  void save_binary(cl_program p, const std::string& path);
+  // `key`: the device, driver, build options and source the entry must have been made for.
+  // A missing, truncated, corrupt or foreign entry is removed with a warning: nullptr.
+  Program load_binary(const std::string& path, const std::string& key);
+  void save_binary(cl_program p, const std::string& path, const std::string& key);
 
   cl_context ctx_;
   cl_device_id dev_;

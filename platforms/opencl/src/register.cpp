@@ -4,6 +4,7 @@
 // narrows them). Each one forecasts and accounts energy through the Decision Engine: the profiles,
 // the platform's power model and prices, and NVML on NVIDIA devices. The devices open after the
 // start, never on the program's path (see the factory at the end).
+#include "devices.hpp"
 #include "programs.hpp"
 
 #include <unistd.h>
@@ -197,11 +198,23 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg) {
       Options o = env;
       o.naive = o.naive || pc.naive;
       if (pc.memory_cap_bytes) o.mem_cap = pc.memory_cap_bytes;
-      if (auto p = make_platform(pc.name, pc.device_match, o))
+      if (auto p = make_platform(pc.name, pc.device_match, o)) {
         add(rt, std::move(p), pc);
-      else
-        std::fprintf(stderr, "cei: %s: platform %s: no OpenCL device name contains '%s'\n",
-                     cfg.source.c_str(), pc.name.c_str(), pc.device_match.c_str());
+        continue;
+      }
+      // As any mistake in the launch config: the program must not run without a platform it
+      // lists (every task placed there failed, and the run aborted). _exit, since this may run
+      // on a task's thread with the runtime started (on demand), where exit would wait for it.
+      std::string found;
+      for (const auto& d : all_devices())
+        found += (found.empty() ? "'" : ", '") + d.info.name + "'";
+      std::fprintf(stderr,
+                   "cei: %s: platforms.%s.device: no OpenCL device name contains '%s' (devices: "
+                   "%s)\n",
+                   cfg.source.c_str(), pc.name.c_str(), pc.device_match.c_str(),
+                   found.empty() ? "none" : found.c_str());
+      std::fflush(nullptr);
+      std::_Exit(2);
     }
     if (cfg.all_opencl_devices) {
       const char* match = std::getenv("CEI_OPENCL_DEVICE");

@@ -7,7 +7,9 @@
 //   for (const auto& p : cfg.platforms) ...                  // p.name, p.type, p.power, p.prices
 //   auto policy = cei::rt::make_policy(cfg);                 // <cei/rt/decision/policies.hpp>
 //
-// Every mistake is a ConfigError whose what() reads "file:line: key: message".
+// Every mistake is a ConfigError whose what() reads "file:line: key: message", or "CEI_X: message"
+// for an environment variable. config_from_env also range-checks every other launch variable
+// (<cei/rt/decision/env.hpp>), so that one wrong value stops the program before any platform opens.
 #pragma once
 
 #include <cei/rt/ce.hpp>
@@ -34,6 +36,12 @@ class ConfigError : public std::runtime_error {
   int line_;
   std::string key_;
 };
+
+// The most worker threads a CPU platform may have (`cores`, CEI_CPU_CORES): 100000 asked for
+// exhausted the process's threads and aborted.
+inline constexpr int kMaxCpuCores = 1024;
+// The largest platforms file read: a config is a few KiB.
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 
 enum class PlatformType : std::uint8_t { Cpu, OpenCL, Remote };
 const char* to_string(PlatformType t);

@@ -80,10 +80,29 @@ class ProfileStore final : public Profiles {
   std::vector<ProfileModel> models() const;
 
   nlohmann::json to_json() const;
-  void merge_json(const nlohmann::json& j);  // throws std::runtime_error on a malformed file
-  void save(const std::string& path) const;
+  // Adds a cei-profile document's runs. An entry out of range (runs not an integer from 1 to
+  // kMaxRuns, a mean, m2, size or energy negative, non-finite or past its bound, a key not a
+  // string) is dropped with a warning on stderr naming `source` and the entry; a document that
+  // is not a cei-profile version 1 object throws std::runtime_error.
+  void merge_json(const nlohmann::json& j, const std::string& source = "profile");
+  // Adds this store's records since it was made or last saved to what the file holds now, under
+  // an flock on `path`.lock shared with every run that saves there, and replaces the file
+  // atomically (temporary sibling, fsync, rename): runs sharing a profile keep each other's
+  // updates. Records wait while it runs. Throws std::runtime_error (the file is left as it was).
+  void save(const std::string& path);
+  // Throws std::runtime_error naming the file when it is not a regular file of at most
+  // kMaxFileBytes holding a cei-profile JSON document.
   void load(const std::string& path);
   bool load_if_exists(const std::string& path);  // false when there is no such file
+
+  // Bounds of what a profile may hold: far past any real run, and small enough that merging
+  // two profiles stays finite.
+  static constexpr std::uint64_t kMaxRuns = std::uint64_t{1} << 53;
+  static constexpr double kMaxMeanS = 1e9;  // seconds (31 years)
+  static constexpr double kMaxM2 = 1e36;
+  static constexpr double kMaxBytes = 1e18;
+  static constexpr double kMaxEnergy = 1e18;  // seconds or joules summed
+  static constexpr std::size_t kMaxFileBytes = std::size_t{64} << 20;
 
   static std::string ce_key(const CeInfo& ce);                 // "MatmulCEI.multiply"
   static std::string impl_key(const CeInfo& ce, int version);  // "matmul", "opencl"
@@ -93,6 +112,7 @@ class ProfileStore final : public Profiles {
   struct History {
     mutable std::mutex mu;
     std::map<double, SizeStats> sizes;
+    std::map<double, SizeStats> fresh;  // the runs recorded since the last save (save() adds them)
     mutable Fit fit;
     mutable bool fit_stale = false;  // sizes changed since `fit` was computed
     int claims = 0;
@@ -113,12 +133,16 @@ class ProfileStore final : public Profiles {
     }
   };
   static void invalidate_fit(History& h);
+  static void add_run(SizeStats& s, double seconds);
+  static void combine(SizeStats& s, const SizeStats& add);
+  nlohmann::json json_of(bool fresh) const;  // under mu_; fresh: only what save() must add
   double predict_locked(const History& h, double size) const;
 
   ProfileOptions opts_;
   mutable std::shared_mutex mu_;
   std::map<ProfileKey, History, Less> histories_;
   std::map<std::string, Energy, std::less<>> energy_;
+  std::map<std::string, Energy, std::less<>> fresh_energy_;  // since the last save
 };
 
 }  // namespace cei::rt
