@@ -81,8 +81,10 @@ Forecast CpuPlatform::forecast(const Task& t) const {
                    .bytes_moved = bytes.away,
                    .exec = predict_exec(t, bytes.all)};
   const ProfileStore* store = dynamic_cast<const ProfileStore*>(rt_.profiles());
-  // Tasks ahead of this one (running or ready), spread over the workers.
-  const auto waiting = static_cast<std::size_t>(ahead());
+  // Tasks ahead of this one (running, or ready and not behind it by priority), spread over the
+  // workers: a task on the critical path overtakes the queue, so a busy CPU is no reason to hand
+  // it to a slower device.
+  const auto waiting = static_cast<std::size_t>(busy_.load()) + queue_.ahead_of(t.priority());
   in.queue_s = static_cast<double>(waiting / workers()) * in.exec.seconds;
   // Other platforms on the same cores (PoCL) slow the workers down.
   in.min_end_s = host_cores().fluid_end_s(in.now_s, t, in.exec.seconds);

@@ -142,6 +142,10 @@ class Task {
     int version_index = -1;  // which native version ran (-1: OpenCL)
   };
   virtual Timing& timing() = 0;
+  // Where the task stands on the graph's critical path: the longest chain of dependants the
+  // runtime knows of, in tasks (1: none). Higher runs first: queues that order their ready tasks
+  // use it; it only grows, until the task settles. Thread-safe.
+  virtual int priority() const { return 0; }
 };
 using TaskPtr = std::shared_ptr<Task>;
 
