@@ -194,34 +194,28 @@ bool RuntimeCore::place_when_ready(TaskImpl& t) {
 
 bool RuntimeCore::explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick,
                                   bool resumed) {
-  const bool unmeasured = std::any_of(cs.begin(), cs.end(), [](const Candidate& c) {
-    return c.forecast.time_source == Source::Default;
-  });
-  if (!unmeasured && exploring_.load(std::memory_order_acquire) == 0) return true;
-  const Candidate& c = cs[pick];
+  if (exploring_.load(std::memory_order_acquire) == 0 &&
+      std::none_of(cs.begin(), cs.end(),
+                   [](const Candidate& c) { return c.forecast.time_source == Source::Default; }))
+    return true;  // the steady state: everything measured, nothing being measured
   const double now = std::chrono::duration<double>(Clock::now() - start).count();
   std::lock_guard g(explore_mu_);
-  Exploration& e = explorations_[&t.ce()];
-  if (c.forecast.time_source == Source::Default) {
-    // A first task measures the CE there; more would be placed by a guess.
-    if (int& running = e.running[c.platform]; running == 0) {
-      ++running;
-      ++e.total;
-      exploring_.fetch_add(1, std::memory_order_acq_rel);
+  switch (explorations_.admit(t.ce(), cs, pick, now)) {
+    case ExplorationGate::Admit::Explore:
       t.explores = true;
+      exploring_.fetch_add(1, std::memory_order_acq_rel);
       return true;
-    }
-  } else if (e.total == 0 || c.forecast.end_s <= now + c.forecast.transfer_s + c.forecast.exec_s +
-                                                        1e-6) {
-    // Measured, and it starts at once: it keeps the platform busy without committing a queue
-    // before the explorations say whether another platform would do better.
-    return true;
+    case ExplorationGate::Admit::Place:
+      return true;
+    case ExplorationGate::Admit::Hold:
+      break;
   }
+  auto& held = held_[&t.ce()];
   if (resumed)
-    e.held.push_front(&t);
+    held.push_front(&t);
   else
-    e.held.push_back(&t);
-  held_.fetch_add(1, std::memory_order_acq_rel);
+    held.push_back(&t);
+  held_count_.fetch_add(1, std::memory_order_acq_rel);
   return false;
 }
 
@@ -229,12 +223,8 @@ void RuntimeCore::end_exploration(TaskImpl& t) {
   t.explores = false;
   {
     std::lock_guard g(explore_mu_);
-    Exploration& e = explorations_[&t.ce()];
-    if (auto it = e.running.find(t.platform); it != e.running.end() && it->second > 0) {
-      --it->second;
-      --e.total;
-      exploring_.fetch_sub(1, std::memory_order_acq_rel);
-    }
+    explorations_.ended(t.ce(), *t.platform);
+    exploring_.fetch_sub(1, std::memory_order_acq_rel);
   }
   release_held(t.ce());
 }
@@ -244,11 +234,11 @@ void RuntimeCore::release_held(const CeInfo& ce) {
     TaskImpl* t;
     {
       std::lock_guard g(explore_mu_);
-      auto it = explorations_.find(&ce);
-      if (it == explorations_.end() || it->second.held.empty()) return;
-      t = it->second.held.front();
-      it->second.held.pop_front();
-      held_.fetch_sub(1, std::memory_order_acq_rel);
+      auto it = held_.find(&ce);
+      if (it == held_.end() || it->second.empty()) return;
+      t = it->second.front();
+      it->second.pop_front();
+      held_count_.fetch_sub(1, std::memory_order_acq_rel);
     }
     // Held again: what kept it applies to those behind it too, until the next report.
     if (!dispatch(*t, nullptr, true)) return;
@@ -465,7 +455,7 @@ void RuntimeCore::observe(TaskImpl& t, bool failed) {
   // A measurement came in, or a platform freed a worker: tasks held for either may go now.
   if (t.explores)
     end_exploration(t);
-  else if (held_.load(std::memory_order_acquire) > 0)
+  else if (held_count_.load(std::memory_order_acquire) > 0)
     release_held(t.ce());
   if (t.platform)
     for_observers([&](Observer& o) { o.task_finished(t, *t.platform, t.lane, failed); });

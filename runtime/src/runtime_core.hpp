@@ -8,6 +8,7 @@
 #include "task_impl.hpp"
 #include "timeout_watch.hpp"
 
+#include <cei/rt/decision/exploration.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <array>
@@ -15,8 +16,8 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <thread>
@@ -114,12 +115,11 @@ class RuntimeCore {
   // Subscribes to t's pending inputs, the last of which dispatches it; false when none is pending.
   bool place_when_ready(TaskImpl& t);
 
-  // ---- exploration: no task is placed by the figures of a platform that has not run its CE ----
+  // ---- exploration (ExplorationGate): no task placed by a guess of an unmeasured platform ----
   // After the policy picked cs[pick] for t: false when t must wait (held) until an exploration
-  // of its CE reports. Thread-safe.
-  bool explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick,
-                       bool resumed);
-  void end_exploration(TaskImpl& t);  // t's measurement is in, or will never be. Thread-safe.
+  // of its CE reports or one of its tasks completes. Thread-safe.
+  bool explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick, bool resumed);
+  void end_exploration(TaskImpl& t);    // t's measurement is in, or will never be. Thread-safe.
   void release_held(const CeInfo& ce);  // dispatches held tasks until one must wait again
   bool is_lost(const Platform* p);
   void track(TaskImpl& t);
@@ -155,15 +155,11 @@ class RuntimeCore {
   std::atomic<bool> sees_graph_{false};
   std::mutex rank_mu_;  // VersionImpl::producer_task, TaskImpl::linked, the ranks' updates
 
-  struct Exploration {
-    std::map<const Platform*, int> running;  // tasks measuring the CE there for the first time
-    int total = 0;                           // their sum
-    std::deque<TaskImpl*> held;              // waiting for them, in submission order
-  };
   std::mutex explore_mu_;
-  std::map<const CeInfo*, Exploration> explorations_;  // under explore_mu_
-  std::atomic<int> exploring_{0};                      // explorations running, all CEs
-  std::atomic<int> held_{0};                           // tasks held, all CEs
+  ExplorationGate explorations_;                         // under explore_mu_
+  std::map<const CeInfo*, std::deque<TaskImpl*>> held_;  // under explore_mu_, in submission order
+  std::atomic<int> exploring_{0};                        // explorations_.running()
+  std::atomic<int> held_count_{0};                       // tasks in held_
 };
 
 struct Runtime::Impl : RuntimeCore {};
