@@ -1,6 +1,6 @@
 // The CPU platform's queue of tasks whose inputs are ready, highest Task::priority() first and in
-// submission order among equals (a binary heap under one mutex; its storage is reused, so a
-// steady pipeline allocates nothing). Idle workers spin briefly before sleeping, and pushers
+// the order they became ready among equals (a binary heap under one mutex; its storage is reused,
+// so a steady pipeline allocates nothing). Idle workers spin briefly before sleeping, and pushers
 // signal only when someone sleeps, so a busy pipeline makes no system calls.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include <climits>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,11 +24,11 @@ class ReadyQueue {
   // Thread-safe.
   void push(TaskImpl* t) {
     // The key is taken now: a rank that grows later must not reorder the heap under it.
-    const Entry e{t->priority(), t->id(), t};
+    const int priority = t->priority();
     bool wake;
     {
       std::lock_guard g(mu_);
-      heap_.push_back(e);
+      heap_.push_back({priority, pushed_++, t});
       std::push_heap(heap_.begin(), heap_.end(), after);
       top_.store(heap_.front().priority, std::memory_order_relaxed);
       size_.fetch_add(1, std::memory_order_release);
@@ -77,12 +78,12 @@ class ReadyQueue {
 
   struct Entry {
     int priority;
-    std::uint64_t id;
+    std::uint64_t seq;  // pushes before it
     TaskImpl* task;
   };
   // The heap's order: `a` runs after `b`.
   static bool after(const Entry& a, const Entry& b) {
-    return a.priority != b.priority ? a.priority < b.priority : a.id > b.id;
+    return a.priority != b.priority ? a.priority < b.priority : a.seq > b.seq;
   }
 
   TaskImpl* take() {  // under mu_
@@ -98,6 +99,7 @@ class ReadyQueue {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Entry> heap_;
+  std::uint64_t pushed_ = 0;
   std::atomic<int> top_{INT_MIN};  // the first task's priority
   std::atomic<std::size_t> size_{0};
   int sleepers_ = 0;

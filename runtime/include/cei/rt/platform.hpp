@@ -7,10 +7,11 @@
 //
 // Life of a task: the Analyzer builds it with its input versions (maybe still pending) and fresh
 // output versions; the Decision Engine asks every platform that can_run() it for a forecast() and
-// calls submit() on the chosen one at once (COMPSs-Mobile style: before inputs are ready, so a
-// device can chain dependencies as event wait lists). The platform waits for its inputs through
-// Version::on_ready, runs it, publishes its outputs (host storage or a Replica of its own) and
-// calls Task::finish().
+// calls submit() on the chosen one: at once (COMPSs-Mobile style: before inputs are ready, so a
+// device can chain dependencies as event wait lists), or, under a policy that sees the graph with
+// a choice of platforms, once its inputs are ready (docs/policies.md, "The task graph"). The
+// platform waits for any input still pending through Version::on_ready, runs it, publishes its
+// outputs (host storage or a Replica of its own) and calls Task::finish().
 #pragma once
 
 #include <cei/rt/ce.hpp>

@@ -32,6 +32,7 @@ class Policy {
   // Whether the policy decides by forecasts that the task graph improves: the runtime then ranks
   // tasks by their known dependants (Task::priority) and, where several platforms can run a task,
   // places it once its inputs are ready, when the forecasts see the queues it will meet.
+  // Thread-safe (a constant of the policy).
   virtual bool sees_graph() const { return false; }
 };
 
