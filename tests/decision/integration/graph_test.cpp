@@ -15,8 +15,8 @@
 
 #include "inc_ce.hpp"
 
+#include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -131,12 +131,3 @@ TEST(Graph, TheCriticalPathOvertakesTheQueueAndStaysOffTheSlowDevice) {
 
 }  // namespace
 }  // namespace cei::test
-
-int main(int argc, char** argv) {
-  setenv("CEI_PLATFORMS", CEI_COMPETING_CONFIG, 1);
-  unsetenv("CEI_POLICY");
-  unsetenv("CEI_CPU_CORES");
-  unsetenv("CEI_PROFILE");
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}
