@@ -62,13 +62,15 @@ Prediction CpuPlatform::predict_exec(const Task& t, double input_bytes) const {
   return best;
 }
 
-double CpuPlatform::ahead() const {
-  return static_cast<double>(queue_.size()) + busy_.load();
+double CpuPlatform::ahead_of(const Task& t) const {
+  // A task on the critical path overtakes the queue (ReadyQueue orders by priority): a busy CPU
+  // is then no reason to hand it to a slower device.
+  return static_cast<double>(queue_.ahead_of(t.priority())) + busy_.load();
 }
 
 double CpuPlatform::backlog_core_s(const Task& t) const {
   // Every task ahead holds one core for about as long as this one would.
-  return ahead() * predict_exec(t, input_bytes(t).all).seconds;
+  return ahead_of(t) * predict_exec(t, input_bytes(t).all).seconds;
 }
 
 Forecast CpuPlatform::forecast(const Task& t) const {
@@ -81,8 +83,8 @@ Forecast CpuPlatform::forecast(const Task& t) const {
                    .bytes_moved = bytes.away,
                    .exec = predict_exec(t, bytes.all)};
   const ProfileStore* store = dynamic_cast<const ProfileStore*>(rt_.profiles());
-  // Tasks ahead of this one (running or ready), spread over the workers.
-  const auto waiting = static_cast<std::size_t>(ahead());
+  // Tasks ahead of this one, spread over the workers.
+  const auto waiting = static_cast<std::size_t>(ahead_of(t));
   in.queue_s = static_cast<double>(waiting / workers()) * in.exec.seconds;
   // Other platforms on the same cores (PoCL) slow the workers down.
   in.min_end_s = host_cores().fluid_end_s(in.now_s, t, in.exec.seconds);

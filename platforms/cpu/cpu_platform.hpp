@@ -36,7 +36,8 @@ class CpuPlatform final : public Platform {
   std::size_t workers() const override { return threads_.size(); }
   void shutdown() override;
   void settle_energy() override;
-  // Core-seconds of the tasks queued or running here, each taken to last as long as t would.
+  // Core-seconds of the tasks running here or queued to run before t, each taken to last as long
+  // as t would.
   double backlog_core_s(const Task& t) const;
 
  private:
@@ -47,7 +48,7 @@ class CpuPlatform final : public Platform {
   void fetch_inputs(TaskImpl* t);
   int choose_version(Task& t);
   Prediction predict_exec(const Task& t, double input_bytes) const;  // of the fastest version
-  double ahead() const;                                              // tasks queued or running
+  double ahead_of(const Task& t) const;  // tasks running, or queued to run before t
   // The Timing's energy of a task that just ran: the power model's figure, or none yet when the
   // meter reports it later (end_run).
   void account_energy(Task::Timing& tm) const;

@@ -140,12 +140,113 @@ Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_
   Version* result = analyzer_.build_args(*t, args, n);
   t->self = t;
   in_flight.fetch_add(1, std::memory_order_relaxed);
+  if (ranking()) link(*t);
   dispatch(*t);
   return result;
 }
 
-// `only`: a retry's platform, chosen already.
-void RuntimeCore::dispatch(TaskImpl& t, Platform* only) {
+bool RuntimeCore::ranking() const {
+  return sees_graph_.load(std::memory_order_relaxed) && platforms.view().size() > 1;
+}
+
+void RuntimeCore::link(TaskImpl& t) {
+  // A long chain submitted ahead of its execution would make every call walk all of it: past
+  // this many tasks the ranks further up stay lower than they could be, which only costs order.
+  constexpr int kVisits = 64;
+  thread_local std::vector<TaskImpl*> raised;
+  std::lock_guard g(rank_mu_);
+  t.linked = true;
+  for (auto& a : t.args())
+    if (a.out) impl(a.out.get())->producer_task = &t;
+  raised.assign(1, &t);
+  for (int visits = 0; !raised.empty() && visits < kVisits; ++visits) {
+    TaskImpl* s = raised.back();
+    raised.pop_back();
+    const int above = s->rank.load(std::memory_order_relaxed) + 1;
+    for (auto& a : s->args()) {
+      TaskImpl* p = a.in ? impl(a.in.get())->producer_task : nullptr;
+      if (!p || p->rank.load(std::memory_order_relaxed) >= above) continue;
+      p->rank.store(above, std::memory_order_relaxed);
+      raised.push_back(p);
+    }
+  }
+}
+
+void RuntimeCore::unlink(TaskImpl& t) {
+  std::lock_guard g(rank_mu_);
+  t.linked = false;
+  for (auto& a : t.args())
+    if (a.out && impl(a.out.get())->producer_task == &t) impl(a.out.get())->producer_task = nullptr;
+}
+
+bool RuntimeCore::place_when_ready(TaskImpl& t) {
+  t.unready.store(1, std::memory_order_relaxed);
+  for (auto& a : t.args()) {
+    if (!a.in || a.in->state() != Version::State::Pending) continue;
+    t.unready.fetch_add(1, std::memory_order_relaxed);
+    a.in->on_ready([this, &t] {
+      if (t.unready.fetch_sub(1, std::memory_order_acq_rel) == 1) dispatch(t);
+    });
+  }
+  // The last input may have come while subscribing: then nothing waits and t is placed now.
+  return t.unready.fetch_sub(1, std::memory_order_acq_rel) != 1;
+}
+
+bool RuntimeCore::explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick,
+                                  bool resumed) {
+  if (exploring_.load(std::memory_order_acquire) == 0 &&
+      std::none_of(cs.begin(), cs.end(),
+                   [](const Candidate& c) { return c.forecast.time_source == Source::Default; }))
+    return true;  // the steady state: everything measured, nothing being measured
+  const double now = std::chrono::duration<double>(Clock::now() - start).count();
+  std::lock_guard g(explore_mu_);
+  switch (explorations_.admit(t.ce(), cs, pick, now)) {
+    case ExplorationGate::Admit::Explore:
+      t.explores = true;
+      exploring_.fetch_add(1, std::memory_order_acq_rel);
+      return true;
+    case ExplorationGate::Admit::Place:
+      return true;
+    case ExplorationGate::Admit::Hold:
+      break;
+  }
+  auto& held = held_[&t.ce()];
+  if (resumed)
+    held.push_front(&t);
+  else
+    held.push_back(&t);
+  held_count_.fetch_add(1, std::memory_order_acq_rel);
+  return false;
+}
+
+void RuntimeCore::end_exploration(TaskImpl& t) {
+  t.explores = false;
+  {
+    std::lock_guard g(explore_mu_);
+    explorations_.ended(t.ce(), *t.platform);
+    exploring_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  release_held(t.ce());
+}
+
+void RuntimeCore::release_held(const CeInfo& ce) {
+  for (;;) {
+    TaskImpl* t;
+    {
+      std::lock_guard g(explore_mu_);
+      auto it = held_.find(&ce);
+      if (it == held_.end() || it->second.empty()) return;
+      t = it->second.front();
+      it->second.pop_front();
+      held_count_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+    // Held again: what kept it applies to those behind it too, until the next report.
+    if (!dispatch(*t, nullptr, true)) return;
+  }
+}
+
+bool RuntimeCore::dispatch(TaskImpl& t, Platform* only, bool resumed) {
+  if (t.explores) end_exploration(t);  // a retry or an orphan: that measurement will not come
   const CeInfo& ce = t.ce();
   if (!only && sole_opening_.load(std::memory_order_acquire)) wait_background();
   Platform* chosen = only;
@@ -160,6 +261,8 @@ void RuntimeCore::dispatch(TaskImpl& t, Platform* only) {
     for (Platform* p : platforms)
       if (p->can_run(ce) && !(lost && is_lost(p)) && able++ == 0) chosen = p;
   }
+  // A choice made once the inputs are ready sees the queues the task will meet, and its rank.
+  if (!only && able > 1 && t.linked && place_when_ready(t)) return true;
   const bool observed = observing();
   if (able > 1 || (able == 1 && observed)) {  // only a choice (or an observer) needs forecasts
     thread_local std::vector<Candidate> candidates;
@@ -170,6 +273,8 @@ void RuntimeCore::dispatch(TaskImpl& t, Platform* only) {
       if (f.feasible || only) candidates.push_back({p, f});
     }
     std::size_t pick = candidates.size() > 1 ? policy->choose(ce, candidates) : 0;
+    if (!only && candidates.size() > 1 && !explore_or_hold(t, candidates, pick, resumed))
+      return false;
     chosen = candidates.empty() ? nullptr : candidates[pick].platform;
     if (chosen && observed) observe_submitted(t, candidates, pick);
   }
@@ -177,7 +282,7 @@ void RuntimeCore::dispatch(TaskImpl& t, Platform* only) {
   if (!chosen) {
     std::string msg = std::string("no platform can run CE ") + ce.interface_name + "::" + ce.name;
     t.finish(std::make_exception_ptr(std::runtime_error(msg)));
-    return;
+    return true;
   }
   t.platform = chosen;
   // A platform that may be lost (a device, a node; not the host's own cores): remember its
@@ -187,6 +292,7 @@ void RuntimeCore::dispatch(TaskImpl& t, Platform* only) {
     start_timeout(t, attempt);
   }
   chosen->submit(t.self);
+  return true;
 }
 
 FailureSpec RuntimeCore::resolve_failure(const CeInfo& ce) const {
@@ -345,6 +451,12 @@ void RuntimeCore::observe(TaskImpl& t, bool failed) {
     profiles->record(t.ce(), tm.version_index, t.platform->name(), in_bytes,
                      std::chrono::duration<double>(tm.end - tm.start).count());
   }
+  if (t.linked) unlink(t);
+  // A measurement came in, or a platform freed a worker: tasks held for either may go now.
+  if (t.explores)
+    end_exploration(t);
+  else if (held_count_.load(std::memory_order_acquire) > 0)
+    release_held(t.ce());
   if (t.platform)
     for_observers([&](Observer& o) { o.task_finished(t, *t.platform, t.lane, failed); });
 }
@@ -446,6 +558,11 @@ void RuntimeCore::wait_background() {
   open_cv_.wait(g, [&] { return background_running_ == 0; });
 }
 
+void RuntimeCore::note_policy() {
+  sees_graph_.store(policy && policy->sees_graph(), std::memory_order_relaxed);
+  note_sole_platform();
+}
+
 void RuntimeCore::note_sole_platform() {
   const std::string_view sole = policy ? policy->sole_platform() : std::string_view{};
   if (sole.empty()) return;
@@ -486,7 +603,7 @@ Runtime& Runtime::instance() {
       // Reported by whoever reads the config for its own part; failures keep the built-in default.
     }
     if (!r->impl_->policy) r->impl_->policy = std::make_unique<FirstFeasible>();
-    r->impl_->note_sole_platform();
+    r->impl_->note_policy();
     install_observers_from_env();
     observer_snapshot = observers();
     any_observer.store(!observer_snapshot->empty(), std::memory_order_release);
@@ -556,7 +673,7 @@ void Runtime::set_policy(std::unique_ptr<Policy> p) {
   // Platforms left to open on demand were left for the launch policy, which would not use them
   // (only:cpu, PoCL under DynPerf): the program's own policy may, so they open now.
   impl_->open_all(*this);
-  impl_->note_sole_platform();
+  impl_->note_policy();
 }
 Policy* Runtime::policy() const {
   return impl_->policy.get();

@@ -8,12 +8,15 @@
 #include "task_impl.hpp"
 #include "timeout_watch.hpp"
 
+#include <cei/rt/decision/exploration.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -82,9 +85,9 @@ class RuntimeCore {
   void open_all(Runtime& rt);
   // Waits for the background openers (the on-demand ones stay unopened).
   void wait_background();
-  // When the policy is set: whether its sole platform (only:<p>) is still opening in the
-  // background, so that tasks wait for it instead of going elsewhere.
-  void note_sole_platform();
+  // When the policy is set: whether it sees the graph, and whether its sole platform (only:<p>)
+  // is still opening in the background, so that tasks wait for it instead of going elsewhere.
+  void note_policy();
   bool stopping() const { return stopping_.load(std::memory_order_acquire); }
 
   Clock::time_point start;
@@ -97,7 +100,27 @@ class RuntimeCore {
   FailureSpec failure_defaults{FailurePolicy::Fail, 0, 0};
 
  private:
-  void dispatch(TaskImpl& t, Platform* only = nullptr);
+  // Places t (`only`: a retry's platform, chosen already). False when it waits for an
+  // exploration instead (hold): `resumed` says it comes back from that wait.
+  bool dispatch(TaskImpl& t, Platform* only = nullptr, bool resumed = false);
+  void note_sole_platform();
+
+  // ---- the graph (Policy::sees_graph): ranks, and placement once the inputs are ready ----
+  // Whether a new task is ranked: the policy sees the graph and there is a choice of platforms.
+  bool ranking() const;
+  // Makes t the producer its outputs' readers find, and raises the ranks of the unsettled
+  // producers of its inputs (transitively, a bounded number of tasks per call). Thread-safe.
+  void link(TaskImpl& t);
+  void unlink(TaskImpl& t);  // when t settles. Thread-safe.
+  // Subscribes to t's pending inputs, the last of which dispatches it; false when none is pending.
+  bool place_when_ready(TaskImpl& t);
+
+  // ---- exploration (ExplorationGate): no task placed by a guess of an unmeasured platform ----
+  // After the policy picked cs[pick] for t: false when t must wait (held) until an exploration
+  // of its CE reports or one of its tasks completes. Thread-safe.
+  bool explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick, bool resumed);
+  void end_exploration(TaskImpl& t);    // t's measurement is in, or will never be. Thread-safe.
+  void release_held(const CeInfo& ce);  // dispatches held tasks until one must wait again
   bool is_lost(const Platform* p);
   void track(TaskImpl& t);
 
@@ -128,6 +151,15 @@ class RuntimeCore {
   std::vector<const Platform*> lost_;
   std::atomic<bool> any_lost_{false};
   TimeoutWatch timeouts_;
+
+  std::atomic<bool> sees_graph_{false};
+  std::mutex rank_mu_;  // VersionImpl::producer_task, TaskImpl::linked, the ranks' updates
+
+  std::mutex explore_mu_;
+  ExplorationGate explorations_;                         // under explore_mu_
+  std::map<const CeInfo*, std::deque<TaskImpl*>> held_;  // under explore_mu_, in submission order
+  std::atomic<int> exploring_{0};                        // explorations_.running()
+  std::atomic<int> held_count_{0};                       // tasks in held_
 };
 
 struct Runtime::Impl : RuntimeCore {};

@@ -1,6 +1,6 @@
 // The runtime's Task: its arguments (input and renamed output versions), its timing, its failure
-// policy, and the bookkeeping that platforms of this library share (an input countdown and a
-// queue link).
+// policy, its rank, and the bookkeeping that platforms of this library share (an input
+// countdown).
 //
 // A task runs in attempts (a retry, a resubmission after its platform was lost, each opens one).
 // Exactly one verdict settles an attempt: the platform's, a timeout's or a lost platform's; the
@@ -34,6 +34,7 @@ class TaskImpl final : public Task {
   // A platform's verdict on the current attempt (for platforms that do not track attempts).
   void finish(std::exception_ptr error) override;
   Timing& timing() override { return timing_; }
+  int priority() const override { return rank.load(std::memory_order_relaxed); }
 
   // The open attempt (0: none, the task is settled or between attempts).
   int attempt() const { return open_.load(std::memory_order_acquire); }
@@ -58,13 +59,19 @@ class TaskImpl final : public Task {
     return failure_.policy == FailurePolicy::Retry || failure_.policy == FailurePolicy::Ignore;
   }
   int retries_done = 0;
+  // The upward rank (priority()): raised by RuntimeCore as dependants are submitted.
+  std::atomic<int> rank{1};
+  // Inputs still pending before the runtime places the task (RuntimeCore::place_when_ready).
+  std::atomic<int> unready{0};
+  // Placed on a platform that had not run its CE: the exploration that RuntimeCore counts.
+  bool explores = false;
+  bool linked = false;  // in the rank graph (RuntimeCore::link), under its lock
 
   // Keeps the task alive from submission until settled, so platforms may hold raw pointers.
   TaskPtr self;
   Platform* platform = nullptr;
-  // Platform scratch (the CPU platform): inputs still pending, and an intrusive queue link.
+  // Platform scratch (the CPU platform): inputs still pending.
   std::atomic<int> waiting{0};
-  TaskImpl* next = nullptr;
   bool fetched_inputs = false;
   int lane = -1;  // set when a platform reports the start
   // A void CE without outputs: the version its Pending<void> waits for, settled with the task.

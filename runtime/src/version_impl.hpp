@@ -15,6 +15,8 @@
 
 namespace cei::rt {
 
+class TaskImpl;
+
 // True when `p` is the only reference left, with the accesses of every holder that let go of
 // its own ordered before this thread's next ones, so the object may be moved out or updated in
 // place. use_count() alone is a relaxed load that orders nothing: a task that just read the value
@@ -60,6 +62,9 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
 
   // The task that produces this version (0: the program).
   std::uint64_t producer = 0;
+  // That task while it is unsettled and the runtime ranks tasks (RuntimeCore::rank_*), so that a
+  // new reader can raise its rank; under the runtime's rank lock.
+  TaskImpl* producer_task = nullptr;
 
   bool aliases_host() const { return storage_ == Storage::HostAlias; }
   // Hands the owned host storage to the caller (an inout task reusing it in place); the caller

@@ -176,6 +176,18 @@ TEST(EnginePlatforms, DynPerfSendsAlmostEveryTaskToTheFastPlatform) {
   EXPECT_GE(cl.tasks, 34) << "of 40";
 }
 
+// A first run without a profile: the batch is submitted before any task has run. Placed by the
+// guesses (1 ms everywhere), the two CPU workers would take two thirds of it; measured first, the
+// CPU's 20 ms loses to the kernel for all but the task that measured it (and what it could start
+// at once while the device was being measured).
+TEST(EnginePlatforms, AFirstBatchWaitsForTheMeasurementsInsteadOfTheGuesses) {
+  use_policy("dynperf");
+  run_independent(work_ce, 40, 256);
+  rt::Runtime::instance().drain();
+  const Tally::Row cpu = tally().take("cpu");
+  EXPECT_LE(cpu.tasks, 4) << "of 40";
+}
+
 TEST(EnginePlatforms, OnlySendsEveryTaskToThatPlatform) {
   use_policy("only:cpu");
   run_independent(work_ce, 12, 256);

@@ -1,5 +1,6 @@
-// The runtime starts once per process and reads its launch config then: the platforms of
-// platforms.toml (cpu and cl, nothing else), under DynPerf unless a test switches the policy.
+// The runtime starts once per process and reads its launch config then: the platforms of the
+// program's config (CEI_INTEGRATION_CONFIG: platforms.toml or competing.toml, cpu and cl, nothing
+// else), under DynPerf unless a test switches the policy.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

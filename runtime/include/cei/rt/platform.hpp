@@ -7,10 +7,11 @@
 //
 // Life of a task: the Analyzer builds it with its input versions (maybe still pending) and fresh
 // output versions; the Decision Engine asks every platform that can_run() it for a forecast() and
-// calls submit() on the chosen one at once (COMPSs-Mobile style: before inputs are ready, so a
-// device can chain dependencies as event wait lists). The platform waits for its inputs through
-// Version::on_ready, runs it, publishes its outputs (host storage or a Replica of its own) and
-// calls Task::finish().
+// calls submit() on the chosen one: at once (COMPSs-Mobile style: before inputs are ready, so a
+// device can chain dependencies as event wait lists), or, under a policy that sees the graph with
+// a choice of platforms, once its inputs are ready (docs/policies.md, "The task graph"). The
+// platform waits for any input still pending through Version::on_ready, runs it, publishes its
+// outputs (host storage or a Replica of its own) and calls Task::finish().
 #pragma once
 
 #include <cei/rt/ce.hpp>
@@ -146,6 +147,10 @@ class Task {
     int version_index = -1;  // which native version ran (-1: OpenCL)
   };
   virtual Timing& timing() = 0;
+  // Where the task stands on the graph's critical path: the longest chain of dependants the
+  // runtime knows of, in tasks (1: none). Higher runs first: queues that order their ready tasks
+  // use it; it only grows, until the task settles. Thread-safe.
+  virtual int priority() const { return 0; }
 };
 using TaskPtr = std::shared_ptr<Task>;
 

@@ -29,6 +29,11 @@ class Policy {
   // The platform this policy sends every task it can run to (only:<platform>), or "": while it is
   // still opening, tasks wait for it instead of going elsewhere.
   virtual std::string_view sole_platform() const { return {}; }
+  // Whether the policy decides by forecasts that the task graph improves: the runtime then ranks
+  // tasks by their known dependants (Task::priority) and, where several platforms can run a task,
+  // places it once its inputs are ready, when the forecasts see the queues it will meet.
+  // Thread-safe (a constant of the policy).
+  virtual bool sees_graph() const { return false; }
 };
 
 // Forecast inputs a platform cannot know alone: execution-time history per (CE version,

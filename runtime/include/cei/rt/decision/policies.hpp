@@ -29,6 +29,7 @@ namespace cei::rt {
 class DynPerf final : public Policy {
  public:
   const char* name() const override { return "dynperf"; }
+  bool sees_graph() const override { return true; }
   std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
 };
 
@@ -40,6 +41,7 @@ class DynEn final : public Policy {
  public:
   explicit DynEn(double j_per_s) : rate_(j_per_s) {}
   const char* name() const override { return "dynen"; }
+  bool sees_graph() const override { return true; }
   double rate() const { return rate_; }
   std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
 
@@ -99,6 +101,7 @@ class Exploring final : public Policy {
   Exploring(std::unique_ptr<Policy> inner, ProfileStore& profiles)
       : inner_(std::move(inner)), profiles_(profiles) {}
   const char* name() const override { return inner_->name(); }
+  bool sees_graph() const override { return inner_->sees_graph(); }
   std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
 
  private:
@@ -118,6 +121,7 @@ class Fallbacks final : public Policy {
   Fallbacks(std::unique_ptr<Policy> inner, IsFallback is_fallback)
       : inner_(std::move(inner)), is_fallback_(std::move(is_fallback)) {}
   const char* name() const override { return inner_->name(); }
+  bool sees_graph() const override { return inner_->sees_graph(); }
   std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
   Policy& inner() { return *inner_; }
 
