@@ -2,11 +2,12 @@
 
 namespace cei::worker {
 
-bool DataStore::put(const std::string& id, Value v) {
+bool DataStore::put(const std::string& id, Value v, std::size_t reserved) {
   std::lock_guard lock(mu_);
+  reserved_ -= reserved;
   auto it = values_.find(id);
   std::size_t replaced = it == values_.end() ? 0 : it->second.bytes;
-  if (bytes_ - replaced + v.bytes > max_bytes_) return false;
+  if (bytes_ + reserved_ - replaced + v.bytes > max_bytes_) return false;
   bytes_ = bytes_ - replaced + v.bytes;
   values_[id] = std::move(v);
   return true;
@@ -26,6 +27,23 @@ bool DataStore::erase(const std::string& id) {
   bytes_ -= it->second.bytes;
   values_.erase(it);
   return true;
+}
+
+bool DataStore::reserve(std::size_t bytes) {
+  std::lock_guard lock(mu_);
+  if (bytes > max_bytes_ || bytes_ + reserved_ > max_bytes_ - bytes) return false;
+  reserved_ += bytes;
+  return true;
+}
+
+void DataStore::unreserve(std::size_t bytes) {
+  std::lock_guard lock(mu_);
+  reserved_ -= bytes;
+}
+
+std::size_t DataStore::reserved() const {
+  std::lock_guard lock(mu_);
+  return reserved_;
 }
 
 std::size_t DataStore::bytes() const {
