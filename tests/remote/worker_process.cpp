@@ -108,6 +108,22 @@ void WorkerProcess::stop() {
   pid_ = -1;
 }
 
+int WorkerProcess::terminate() {
+  if (pid_ <= 0) return -1;
+  ::kill(pid_, SIGTERM);
+  int status = 0;
+  bool exited = false;
+  for (int i = 0; i < 200 && !(exited = waitpid(pid_, &status, WNOHANG) == pid_); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (!exited) {
+    ::kill(pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+  }
+  pid_ = -1;
+  return exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 WorkerProcess::~WorkerProcess() {
   stop();
   std::remove(token_file_.c_str());

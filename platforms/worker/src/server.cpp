@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -609,14 +610,13 @@ struct Node::Impl final : HttpHandler {
     if (static_cast<int>(result.size()) != std::max(ce.result->rank, 1))
       refuse(result_text + " for a result of rank " + std::to_string(ce.result->rank));
     double bytes = static_cast<double>(ce.result->elem_size);
-    for (auto n : result) {
-      if (n < 0) refuse(result_text + "; no extent may be negative");
-      bytes *= static_cast<double>(n);
-    }
-    if (bytes > static_cast<double>(opt.max_data_bytes))
-      refuse(result_text + ": " + std::to_string(static_cast<long double>(bytes)) +
-             " bytes, more than the node stores (max_data_bytes " +
+    for (auto n : result) bytes *= static_cast<double>(n);  // the evaluator refuses negatives
+    if (bytes > static_cast<double>(opt.max_data_bytes)) {
+      char amount[64];
+      std::snprintf(amount, sizeof amount, "%.0f", bytes);
+      refuse(result_text + ": " + amount + " bytes, more than the node stores (max_data_bytes " +
              std::to_string(opt.max_data_bytes) + ")");
+    }
   }
 
   // Forgets finished tasks past their time or count (docs/remote.md). tasks_mu held.
@@ -728,18 +728,20 @@ struct Node::Impl final : HttpHandler {
       }
       active.fetch_sub(1);  // before anyone learns it finished: a new task may take its place
       {
-        std::lock_guard lock(state->mu);
-        state->state = message.empty() ? "done" : "failed";
-        state->error = message;
-        state->exec_s = secs;
-        // Under the lock: Node::close clears the waiters under it before the server goes.
-        for (auto& w : state->waiters) w->reply.post([w] { w->answer(); });
-        state->waiters.clear();
+        // Counted finished before anyone learns it is: a GET right after the answer finds it
+        // already subject to the finished tasks' limits.
+        auto now = std::chrono::steady_clock::now();
+        std::lock_guard lock(tasks_mu);
+        finished_tasks.emplace_back(id, now);
+        forget_finished(now);
       }
-      auto now = std::chrono::steady_clock::now();
-      std::lock_guard lock(tasks_mu);
-      finished_tasks.emplace_back(id, now);
-      forget_finished(now);
+      std::lock_guard lock(state->mu);
+      state->state = message.empty() ? "done" : "failed";
+      state->error = message;
+      state->exec_s = secs;
+      // Under the lock: Node::close clears the waiters under it before the server goes.
+      for (auto& w : state->waiters) w->reply.post([w] { w->answer(); });
+      state->waiters.clear();
     };
     exec->run(std::move(job));
     return json_response(202, {{"id", id}, {"state", "queued"}, {"outputs", outputs}});
