@@ -64,6 +64,9 @@ WorkerProcess::WorkerProcess(std::vector<std::string> extra, std::string token)
   std::ofstream(token_file_) << token_ << "\n";
   std::vector<std::string> args = {CEI_TEST_WORKER,       "--host",       "127.0.0.1", "--port",
                                    std::to_string(port_), "--token-file", token_file_};
+#ifdef CEI_TEST_WORKER_EXECUTOR
+  args.insert(args.end(), {"--executor", CEI_TEST_WORKER_EXECUTOR});
+#endif
   args.insert(args.end(), extra.begin(), extra.end());
   pid_ = fork();
   if (pid_ == 0) {

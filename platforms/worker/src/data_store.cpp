@@ -1,8 +1,30 @@
 #include "data_store.hpp"
 
+#include "fork_shield.hpp"
+
 namespace cei::worker {
 
+namespace {
+
+// A contiguous value stays out of the process executor's forks while it is stored, and its
+// memory is shown again before it is freed (a block reused later must be in every child).
+void shield(Value& v) {
+  if (v.type->kind == rt::TypeKind::Object || !v.object) return;
+  void* data = v.type->data(v.object.get());
+  std::size_t bytes = v.type->bytes(v.object.get());
+  fork_shield::hide(data, bytes);
+  auto inner = std::move(v.object);
+  void* raw = inner.get();
+  v.object = std::shared_ptr<void>(raw, [inner = std::move(inner), data, bytes](void*) mutable {
+    fork_shield::show(data, bytes);
+    inner.reset();
+  });
+}
+
+}  // namespace
+
 bool DataStore::put(const std::string& id, Value v, std::size_t reserved) {
+  shield(v);
   std::lock_guard lock(mu_);
   reserved_ -= reserved;
   auto it = values_.find(id);

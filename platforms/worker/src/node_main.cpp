@@ -7,9 +7,6 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <string>
-
-#include <unistd.h>
 
 namespace cei::worker {
 namespace {
@@ -25,19 +22,6 @@ std::string read_token(const std::string& path) {
     t.pop_back();
   if (t.empty()) throw std::runtime_error("token file " + path + " is empty");
   return t;
-}
-
-// The process executor forks the node for every task, and fork() copies the page tables of
-// everything stored: a node holding 1 GiB took 140 ms per fork in 4 KiB pages, 3 ms in the 2 MiB
-// pages that glibc's malloc asks for (MADV_HUGEPAGE) under this tunable, read only at start:
-// the node starts itself again with it (same pid, arguments and environment otherwise).
-void exec_with_huge_pages(char** argv) {
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  std::string t = tunables ? tunables : "";
-  if (t.find("glibc.malloc.hugetlb") != std::string::npos) return;
-  t = t.empty() ? "glibc.malloc.hugetlb=1" : t + ":glibc.malloc.hugetlb=1";
-  setenv("GLIBC_TUNABLES", t.c_str(), 1);
-  execv("/proc/self/exe", argv);  // returns only on failure: serve on with small pages
 }
 
 }  // namespace
@@ -103,7 +87,6 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
     o.max_data_bytes = static_cast<std::size_t>(max_data_mb * (1 << 20));
     o.min_rate_bytes_s = static_cast<std::size_t>(min_rate_kib * 1024);
     o.isolate = executor == "process";
-    if (o.isolate) exec_with_huge_pages(argv);
     if (executor == "runtime") {
       if (!runtime_executor)
         throw std::runtime_error("this node was built without the CEI runtime");

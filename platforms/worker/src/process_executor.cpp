@@ -6,13 +6,15 @@
 // node's memory, so the inputs (stored host objects) are there without a copy or a transfer;
 // only the outputs travel back, serialized into a memfd that the node maps and deserializes. A
 // pre-forked child would need every input byte sent to it first. fork() copies page tables
-// only (bench/README.md has the per-task cost measured against in-process execution).
+// only, and of stored values only this task's inputs (fork_shield.hpp); docs/remote.md has the
+// per-task cost measured against in-process execution.
 //
 // The child is a fork of a multithreaded process: it runs the CE's first native version, the
 // serialization of its outputs and _exit, nothing of the node (no runtime, no OpenCL, whose
 // threads do not exist there). A CE that needs a lock another node thread held at the fork
 // would wait forever: the task's timeout ends it like any hung CE.
 #include "executor.hpp"
+#include "fork_shield.hpp"
 #include "job_pool.hpp"
 
 #include <cerrno>
@@ -158,12 +160,18 @@ class ProcessExecutor : public Executor {
     Fd out(memfd_create("cei-task", MFD_CLOEXEC));
     if (out.get() < 0) throw std::runtime_error(std::string("memfd_create: ") + strerror(errno));
     long timeout = ce.failure.timeout_ms > 0 ? ce.failure.timeout_ms : timeout_ms_;
+    std::vector<std::pair<const void*, std::size_t>> inputs;
+    for (std::size_t i = 0; i < ce.nparams; ++i) {
+      const rt::TypeOps& t = *ce.params[i].type;
+      if (ce.params[i].dir == rt::Dir::Out || t.kind == rt::TypeKind::Object) continue;
+      inputs.emplace_back(t.data(job.args[i].get()), t.bytes(job.args[i].get()));
+    }
     int status = 0;
     bool timed_out = false;
     {
       std::unique_lock lock(mu_);
       if (stopping_) throw std::runtime_error("the node is stopping");
-      pid_t pid = fork();
+      pid_t pid = fork_shield::fork_with(inputs);
       if (pid < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
       if (pid == 0) run_child(job, out.get());
       Fd pidfd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
