@@ -35,9 +35,7 @@ using Vec = cei::Vector<float>;
 
 template <typename T>
 void put(cei::remote::NodeClient& node, const std::string& id, const T& x) {
-  std::string s;
-  cei::rt::type_ops<T>().serialize(&x, s);
-  node.put(id, cei::rt::type_ops<T>().name, std::move(s));
+  node.put(id, cei::rt::type_ops<T>(), &x);
 }
 
 cei::remote::TaskStatus run(cei::remote::NodeClient& node, const std::string& ce,
@@ -57,6 +55,13 @@ void expect_serving(cei::remote::NodeClient& node) {
   EXPECT_EQ(y, 42);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer catches the SIGSEGV itself and aborts (the presets' abort_on_error=1).
+constexpr const char* kSegvSays = "CE HostileCEI::segv was killed by signal 6 (SIGABRT";
+#else
+constexpr const char* kSegvSays = "CE HostileCEI::segv was killed by signal 11 (SIGSEGV";
+#endif
+
 TEST(RemoteNodeHardening, ACrashingAbortingOrExitingCeFailsItsTaskAndTheNodeServesOn) {
   WorkerProcess worker;
   cei::remote::NodeClient node(worker.url(), worker.token());
@@ -66,7 +71,7 @@ TEST(RemoteNodeHardening, ACrashingAbortingOrExitingCeFailsItsTaskAndTheNodeServ
     std::string ce, in, says;
   };
   const Case cases[] = {
-      {"segv", "three", "CE HostileCEI::segv was killed by signal 11 (SIGSEGV"},
+      {"segv", "three", kSegvSays},
       {"abort_now", "three", "CE HostileCEI::abort_now was killed by signal 6 (SIGABRT"},
       {"quit", "three", "CE HostileCEI::quit exited with status 3 instead of returning"},
       {"quit", "zero", "CE HostileCEI::quit exited with status 0 instead of returning"},
@@ -181,6 +186,9 @@ std::optional<std::string> read_to_close(int s) {
 }
 
 TEST(RemoteNodeHardening, AFloodOfUnauthenticatedConnectionsLeavesTheMemoryBounded) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's quarantine keeps freed memory resident";
+#endif
   WorkerProcess worker;
   long before = rss_kib(worker.pid());
   ASSERT_GT(before, 0);

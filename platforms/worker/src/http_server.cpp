@@ -495,11 +495,11 @@ class Session final : public HttpConnection {
   }
 
   void close() {
+    exchange_.reset();  // what an unfinished upload reserved goes back before the client knows
+    unwatch();
     beast::error_code ignored;
     tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
     tcp().close();
-    unwatch();
-    exchange_.reset();  // what an unfinished upload reserved goes back now
   }
 
   Stream stream_;

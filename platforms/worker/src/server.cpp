@@ -437,26 +437,36 @@ struct Node::Impl final : HttpHandler {
     return std::make_unique<ValueUpload>(*this, id, type);
   }
 
-  // Room in the store for an upload of `bytes`, held until it is stored or abandoned.
-  void reserve(Reservation& r, std::size_t bytes) {
-    if (!r.make(store, bytes)) {
-      throw ProtocolError(503, "the node's data store is full: " + std::to_string(bytes) +
-                                   " bytes do not fit beside " + std::to_string(store.bytes()) +
-                                   " stored and " + std::to_string(store.reserved()) +
-                                   " arriving (limit " + std::to_string(opt.max_data_bytes) + ")");
-    }
-  }
-
-  // An object (cereal) body: buffered as it arrives, then read into a new object.
-  class ObjectUpload final : public HttpExchange {
+  // A PUT /v1/data/{id} body: room in the store for its announced size is held from its start
+  // until it is stored or abandoned.
+  class Upload : public HttpExchange {
    public:
-    ObjectUpload(Impl& node, std::string id, const rt::TypeOps& type)
+    Upload(Impl& node, std::string id, const rt::TypeOps& type)
         : node_(node), id_(std::move(id)), type_(type) {}
     std::size_t body_limit() const override { return node_.opt.max_body_bytes; }
     void start(std::size_t body_bytes) override {
-      node_.reserve(reservation_, body_bytes);
+      if (!reservation_.make(node_.store, body_bytes)) {
+        const auto& store = node_.store;
+        throw ProtocolError(503, "the node's data store is full: " + std::to_string(body_bytes) +
+                                     " bytes do not fit beside " + std::to_string(store.bytes()) +
+                                     " stored and " + std::to_string(store.reserved()) +
+                                     " arriving (limit " +
+                                     std::to_string(node_.opt.max_data_bytes) + ")");
+      }
       HttpExchange::start(body_bytes);
     }
+
+   protected:
+    Impl& node_;
+    std::string id_;
+    const rt::TypeOps& type_;
+    Reservation reservation_;
+  };
+
+  // An object (cereal) body: buffered as it arrives, then read into a new object.
+  class ObjectUpload final : public Upload {
+   public:
+    using Upload::Upload;
     void finish(HttpReply reply) override {
       reply.send(guarded([&] {
         Value v{&type_, node_.exec->make_object(type_), body_.size()};
@@ -468,39 +478,27 @@ struct Node::Impl final : HttpHandler {
         return node_.store_value(id_, std::move(v), reservation_.take());
       }));
     }
-
-   private:
-    Impl& node_;
-    std::string id_;
-    const rt::TypeOps& type_;
-    Reservation reservation_;
   };
 
   // The body of a contiguous value: its framing into `head_`, then the payload straight into
   // the new object's memory.
-  class ValueUpload final : public HttpExchange {
+  class ValueUpload final : public Upload {
    public:
-    ValueUpload(Impl& node, std::string id, const rt::TypeOps& type)
-        : node_(node), id_(std::move(id)), type_(type) {}
-    std::size_t body_limit() const override { return node_.opt.max_body_bytes; }
-    void start(std::size_t body_bytes) override {
-      node_.reserve(reservation_, body_bytes);
-      total_ = body_bytes;
-    }
+    using Upload::Upload;
     std::span<char> space() override {
       if (!head_done_) {
         head_done_ = true;
-        head_.resize(std::min(total_, remote::wire_head_bytes(type_)));
+        head_.resize(std::min(body_total_, remote::wire_head_bytes(type_)));
         return {head_.data(), head_.size()};
       }
       make();
-      return {static_cast<char*>(type_.data(object_.get())), total_ - head_.size()};
+      return {static_cast<char*>(type_.data(object_.get())), body_total_ - head_.size()};
     }
     void finish(HttpReply reply) override {
       reply.send(guarded([&] {
         if (!head_done_) space();  // an empty body: the framing check refuses it
         make();
-        return node_.store_value(id_, Value{&type_, std::move(object_), total_},
+        return node_.store_value(id_, Value{&type_, std::move(object_), body_total_},
                                  reservation_.take());
       }));
     }
@@ -509,22 +507,17 @@ struct Node::Impl final : HttpHandler {
     void make() {
       if (object_) return;
       std::vector<std::int64_t> extents;
-      if (auto err = remote::framing_error(type_, head_, total_, &extents); !err.empty())
+      if (auto err = remote::framing_error(type_, head_, body_total_, &extents); !err.empty())
         throw ProtocolError(400, std::string("malformed ") + type_.name + ": " + err);
       object_ = node_.exec->make_object(type_);
       type_.reshape_for_overwrite(object_.get(), extents.data(), static_cast<int>(extents.size()));
-      if (type_.bytes(object_.get()) != total_ - head_.size())
+      if (type_.bytes(object_.get()) != body_total_ - head_.size())
         throw ProtocolError(500, std::string("reshape of ") + type_.name + " disagrees");
     }
 
-    Impl& node_;
-    std::string id_;
-    const rt::TypeOps& type_;
-    std::size_t total_ = 0;
     bool head_done_ = false;
     std::string head_;
     std::shared_ptr<void> object_;
-    Reservation reservation_;
   };
 
   HttpResponse store_value(const std::string& id, Value v, std::size_t reserved) {
