@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cei/array.hpp>
@@ -30,11 +31,13 @@
 namespace remote_test {
 namespace {
 
+using cei::remote::NodeClient;
 using cei::rt::Dir;
 using Vec = cei::Vector<float>;
 
+// Uploads x under id, from the object itself.
 template <typename T>
-void put(cei::remote::NodeClient& node, const std::string& id, const T& x) {
+void store(NodeClient& node, const std::string& id, const T& x) {
   node.put(id, cei::rt::type_ops<T>(), &x);
 }
 
@@ -47,7 +50,7 @@ cei::remote::TaskStatus run(cei::remote::NodeClient& node, const std::string& ce
 // Whether the node still does its job: a fresh task gives the right answer.
 void expect_serving(cei::remote::NodeClient& node) {
   ASSERT_TRUE(node.health());
-  put(node, "probe", 41);
+  store(node, "probe", 41);
   auto t = node.submit({"TestCEI", "inc", {{Dir::In, "probe", ""}}, "probe_out"});
   ASSERT_EQ(node.status(t, 30000).state, "done");
   int y = 0;
@@ -65,8 +68,8 @@ constexpr const char* kSegvSays = "CE HostileCEI::segv was killed by signal 11 (
 TEST(RemoteNodeHardening, ACrashingAbortingOrExitingCeFailsItsTaskAndTheNodeServesOn) {
   WorkerProcess worker;
   cei::remote::NodeClient node(worker.url(), worker.token());
-  put(node, "three", 3);
-  put(node, "zero", 0);
+  store(node, "three", 3);
+  store(node, "zero", 0);
   struct Case {
     std::string ce, in, says;
   };
@@ -92,7 +95,7 @@ TEST(RemoteNodeHardening, AHungCeTimesOutAndDoesNotHoldTheNodeAtSigterm) {
   {
     WorkerProcess worker({"--task-timeout-ms", "300"});
     cei::remote::NodeClient node(worker.url(), worker.token());
-    put(node, "x", 1);
+    store(node, "x", 1);
     auto s = run(node, "hang", "x", "r");
     EXPECT_EQ(s.state, "failed");
     EXPECT_NE(s.error.find("CE HostileCEI::hang exceeded its timeout of 300 ms and was killed"),
@@ -102,7 +105,7 @@ TEST(RemoteNodeHardening, AHungCeTimesOutAndDoesNotHoldTheNodeAtSigterm) {
   }
   WorkerProcess worker;  // no timeout: the task runs until the node stops
   cei::remote::NodeClient node(worker.url(), worker.token());
-  put(node, "x", 1);
+  store(node, "x", 1);
   auto t = node.submit({"HostileCEI", "hang", {{Dir::In, "x", ""}}, "r"});
   while (node.status(t).state != "running") std::this_thread::yield();
   EXPECT_EQ(worker.terminate(), 0);
@@ -111,11 +114,11 @@ TEST(RemoteNodeHardening, AHungCeTimesOutAndDoesNotHoldTheNodeAtSigterm) {
 TEST(RemoteNodeHardening, InputsTheExpressionsRefuseGet400BeforeAnythingRuns) {
   WorkerProcess worker({"--max-data-mb", "1"});
   cei::remote::NodeClient node(worker.url(), worker.token());
-  put(node, "v", Vec(5));
-  put(node, "empty", Vec());
-  put(node, "three", 3);
-  put(node, "minus", -1);
-  put(node, "huge", 1 << 20);  // a 4 MiB result on a node that stores 1 MiB
+  store(node, "v", Vec(5));
+  store(node, "empty", Vec());
+  store(node, "three", 3);
+  store(node, "minus", -1);
+  store(node, "huge", 1 << 20);  // a 4 MiB result on a node that stores 1 MiB
   struct Case {
     std::string v, n, says;
   };
@@ -238,7 +241,7 @@ TEST(RemoteNodeHardening, AStalledUploadIsClosedAndItsRoomGivenBack) {
   EXPECT_EQ(node.info()["load"]["receiving_bytes"], 16 + 4 * n);
   Vec four_mib(1 << 20);
   try {
-    put(node, "later", four_mib);
+    store(node, "later", four_mib);
     ADD_FAILURE() << "a stalled upload's room was not counted";
   } catch (const cei::remote::NodeError& e) {
     EXPECT_EQ(e.status(), 503);
@@ -253,14 +256,14 @@ TEST(RemoteNodeHardening, AStalledUploadIsClosedAndItsRoomGivenBack) {
   EXPECT_EQ(load["receiving_bytes"], 0);
   EXPECT_EQ(load["stored_bytes"], 0);
   EXPECT_EQ(load["stored_values"], 0);
-  put(node, "later", four_mib);  // the room is back
+  store(node, "later", four_mib);  // the room is back
   EXPECT_EQ(node.info()["load"]["stored_values"], 1);
 }
 
 TEST(RemoteNodeHardening, FinishedTasksAreForgottenPastTheirCount) {
   WorkerProcess worker({"--max-finished-tasks", "2"});
   cei::remote::NodeClient node(worker.url(), worker.token());
-  put(node, "x", 1);
+  store(node, "x", 1);
   std::vector<std::string> ids;
   for (int i = 0; i < 3; ++i) {
     ids.push_back(node.submit({"TestCEI", "inc", {{Dir::In, "x", ""}}, "y"}));
@@ -280,7 +283,7 @@ TEST(RemoteNodeHardening, FinishedTasksAreForgottenPastTheirCount) {
 TEST(RemoteNodeHardening, FinishedTasksAreForgottenPastTheirTime) {
   WorkerProcess worker({"--finished-task-ttl-s", "0"});
   cei::remote::NodeClient node(worker.url(), worker.token());
-  put(node, "x", 1);
+  store(node, "x", 1);
   auto t = node.submit({"TestCEI", "inc", {{Dir::In, "x", ""}}, "y"});
   // A long poll that was waiting when it finished hears of it; one that came later does not.
   try {
@@ -310,9 +313,9 @@ TEST(RemoteNodeHardening, ATaskProcessSeesItsLargeInputsAndReusedMemory) {
   WorkerProcess worker;
   cei::remote::NodeClient node(worker.url(), worker.token());
   constexpr std::size_t n = 1 << 20;  // 4 MiB
-  put(node, "a", ramp(n, 1));
-  put(node, "b", ramp(n, 2));
-  put(node, "k", 2.f);
+  store(node, "a", ramp(n, 1));
+  store(node, "b", ramp(n, 2));
+  store(node, "k", 2.f);
   node.erase("a");  // its block goes back to the node's block cache, the child's result may get it
   for (int round = 0; round < 2; ++round) {
     auto t = node.submit({"TestCEI", "scale", {{Dir::In, "b", ""}, {Dir::In, "k", ""}}, "r"});
@@ -336,14 +339,31 @@ TEST(RemoteNodeHardening, TheDefaultExecutorRunsTasksInParallel) {
   // both would time out.
   WorkerProcess worker({"--task-timeout-ms", "20000"});
   cei::remote::NodeClient node(worker.url(), worker.token());
-  put(node, "side0", 0);
-  put(node, "side1", 1);
+  store(node, "side0", 0);
+  store(node, "side1", 1);
   auto a = node.submit({"HostileCEI", "meet", {{Dir::In, "side0", ""}}, "r0"});
   auto b = node.submit({"HostileCEI", "meet", {{Dir::In, "side1", ""}}, "r1"});
   auto sa = node.status(a, 30000), sb = node.status(b, 30000);
   EXPECT_EQ(sa.state, "done") << sa.error;
   EXPECT_EQ(sb.state, "done") << sb.error;
   std::filesystem::remove(fifo);
+}
+
+// The node's own options: a bad value exits 2 naming the option, before anything listens.
+TEST(RemoteNodeHardening, ABadOptionExits2NamingIt) {
+  for (std::string bad : {"--rate-window-s 0", "--executor bogus", "--max-data-mb -1"}) {
+    SCOPED_TRACE(bad);
+    std::string cmd = std::string(CEI_TEST_WORKER) + " --token-file /dev/null " + bad + " 2>&1";
+    FILE* out = popen(cmd.c_str(), "r");
+    ASSERT_NE(out, nullptr);
+    std::string said;
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, out)) said += buf;
+    int status = pclose(out);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2) << said;
+    EXPECT_NE(said.find(bad.substr(0, bad.find(' '))), std::string::npos) << said;
+  }
 }
 
 }  // namespace

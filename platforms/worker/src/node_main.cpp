@@ -80,7 +80,12 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
       ->check(CLI::ExistingFile);
   app.add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert")->check(CLI::ExistingFile);
   app.add_option("--tls-dh", o.tls_dh, "PEM DH parameters (optional)")->check(CLI::ExistingFile);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; a bad option or value exits 2 after naming it.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   try {
     o.token = read_token(token_file);
     o.max_body_bytes = static_cast<std::size_t>(max_body_mb * (1 << 20));
