@@ -222,6 +222,39 @@ TEST(RemoteNodeHardening, AFloodOfUnauthenticatedConnectionsLeavesTheMemoryBound
   expect_serving(node);
 }
 
+// Connections beyond --max-connections are closed unanswered, so that what clients without a
+// token make the node hold is bounded by a count, not only per connection.
+TEST(RemoteNodeHardening, ConnectionsBeyondTheBoundAreClosedUnanswered) {
+  WorkerProcess worker({"--max-connections", "3"});
+  const std::string health =
+      "GET /v1/health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + worker.token() + "\r\n\r\n";
+  std::vector<int> held;
+  int served = 0, refused = 0;
+  for (int i = 0; i < 10 && refused == 0; ++i) {
+    int s = connect_to(worker.port());
+    ASSERT_GE(s, 0);
+    held.push_back(s);
+    send_all(s, health);
+    char buf[512];
+    ssize_t n = recv(s, buf, sizeof buf, 0);
+    if (n > 0 && std::string(buf, static_cast<std::size_t>(n)).rfind("HTTP/1.1 200", 0) == 0) {
+      ++served;  // kept open: it counts against the bound
+    } else {
+      ++refused;
+      EXPECT_LE(n, 0) << "a refused connection got an answer";
+    }
+  }
+  EXPECT_EQ(refused, 1);
+  EXPECT_GE(served, 1);
+  EXPECT_LE(served, 3);
+  for (int s : held) close(s);
+  // Once they are gone, new connections are served again.
+  NodeClient node(worker.url(), worker.token());
+  bool back = false;
+  for (int i = 0; i < 200 && !back; ++i) back = node.health();
+  EXPECT_TRUE(back);
+}
+
 TEST(RemoteNodeHardening, AStalledUploadIsClosedAndItsRoomGivenBack) {
   WorkerProcess worker({"--max-data-mb", "8", "--rate-window-s", "3", "--min-rate-kib", "64"});
   cei::remote::NodeClient node(worker.url(), worker.token());

@@ -15,6 +15,7 @@
 #include <boost/beast/ssl.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
 #include <mutex>
@@ -47,6 +48,7 @@ constexpr std::size_t kWriteStep = 1 << 20;
 struct Life {
   std::mutex mu;
   bool running = true;
+  std::atomic<std::size_t> sessions{0};  // open connections
 };
 
 struct Pace {                   // HttpServerOptions' minimum transfer rate
@@ -125,7 +127,10 @@ class Session final : public HttpConnection {
         handler_(handler),
         life_(std::move(life)),
         pace_(pace),
-        watchdog_(stream_.get_executor()) {}
+        watchdog_(stream_.get_executor()) {
+    ++life_->sessions;
+  }
+  ~Session() override { --life_->sessions; }
 
   void run() {
     if constexpr (kPlain) {
@@ -535,6 +540,7 @@ struct HttpServer::Impl {
   HttpHandler& handler;
   std::shared_ptr<Life> life = std::make_shared<Life>();
   Pace pace;
+  std::size_t max_connections = 0;
   std::optional<asio::ssl::context> ssl;  // before the io_context: sessions use it until then
   asio::io_context ioc;
   tcp::acceptor acceptor{ioc};
@@ -545,6 +551,12 @@ struct HttpServer::Impl {
   void accept() {
     acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket s) {
       if (!acceptor.is_open()) return;
+      // Past the bound a connection is closed unread: what unauthenticated clients can make the
+      // node hold is this many heads, not as many as they open.
+      if (!ec && life->sessions >= max_connections) {
+        s.close(ec);
+        ec = asio::error::connection_aborted;
+      }
       if (!ec) {
         beast::error_code ignored;
         s.set_option(tcp::no_delay(true), ignored);
@@ -564,6 +576,7 @@ struct HttpServer::Impl {
 HttpServer::HttpServer(HttpHandler& handler, const HttpServerOptions& o)
     : impl_(std::make_unique<Impl>(handler)) {
   auto& m = *impl_;
+  m.max_connections = o.max_connections;
   m.pace.window = std::chrono::seconds(std::max(1, o.rate_window_s));
   m.pace.min_bytes = std::max<std::uint64_t>(1, o.min_rate_bytes_s * m.pace.window.count());
   if (!o.tls_cert.empty() || !o.tls_key.empty()) {

@@ -110,6 +110,8 @@ struct HttpServerOptions {
   // any window of rate_window_s has its connection closed (at least one byte per window).
   std::size_t min_rate_bytes_s = 16 << 10;
   int rate_window_s = 10;
+  // Connections open at once; more are closed as soon as they are accepted.
+  std::size_t max_connections = 4096;
 };
 
 class HttpServer {

@@ -76,6 +76,10 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
   app.add_option("--rate-window-s", o.rate_window_s, "window of --min-rate-kib, seconds")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
+  app.add_option("--max-connections", o.max_connections,
+                 "connections open at once; more are closed unanswered")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   app.add_option("--tls-cert", o.tls_cert, "PEM certificate chain: serve https")
       ->check(CLI::ExistingFile);
   app.add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert")->check(CLI::ExistingFile);

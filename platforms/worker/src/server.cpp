@@ -798,6 +798,7 @@ void Node::open() {
   h.tls_dh = o.tls_dh;
   h.min_rate_bytes_s = o.min_rate_bytes_s;
   h.rate_window_s = o.rate_window_s;
+  h.max_connections = o.max_connections;
   impl_->server = std::make_unique<HttpServer>(*impl_, h);
 }
 

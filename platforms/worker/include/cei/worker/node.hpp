@@ -45,7 +45,8 @@ struct NodeOptions {
   // cut off, its connection closed and whatever it had reserved released.
   std::size_t min_rate_bytes_s = 16 << 10;
   int rate_window_s = 10;
-  std::string tls_cert;  // PEM files; both set: serve https
+  std::size_t max_connections = 4096;  // open at once; more are closed unanswered
+  std::string tls_cert;                // PEM files; both set: serve https
   std::string tls_key;
   std::string tls_dh;  // optional DH parameters (PEM)
 };
