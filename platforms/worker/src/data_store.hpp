@@ -49,9 +49,7 @@ class DataStore {
 class Reservation {
  public:
   Reservation() = default;
-  ~Reservation() {
-    if (store_) store_->unreserve(bytes_);
-  }
+  ~Reservation() { release(); }
   Reservation(const Reservation&) = delete;
   Reservation& operator=(const Reservation&) = delete;
   bool make(DataStore& store, std::size_t bytes) {
@@ -64,6 +62,10 @@ class Reservation {
   std::size_t take() {
     store_ = nullptr;
     return bytes_;
+  }
+  void release() {
+    if (store_) store_->unreserve(bytes_);
+    store_ = nullptr;
   }
 
  private:

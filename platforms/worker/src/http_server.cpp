@@ -326,7 +326,9 @@ class Session final : public HttpConnection {
       }
       return stream_.async_read_some(into,
                                      [self = self(), bounce](beast::error_code ec, std::size_t n) {
-                                       if (ec) return self->close();  // truncated body
+                                       // A truncated body, or a close (the watchdog's) that
+                                       // came after this read completed: the exchange is gone.
+                                       if (ec || !self->exchange_) return self->close();
                                        self->received(n, bounce);
                                        self->read_body();
                                      });
@@ -500,11 +502,12 @@ class Session final : public HttpConnection {
   }
 
   void close() {
-    exchange_.reset();  // what an unfinished upload reserved goes back before the client knows
+    if (exchange_) exchange_->abandon();  // before the client can see the connection close
     unwatch();
     beast::error_code ignored;
     tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
     tcp().close();
+    exchange_.reset();  // after: a read pending until the close may still write into its memory
   }
 
   Stream stream_;

@@ -84,6 +84,9 @@ class HttpExchange {
   }
   // The body is in (on the connection's strand): answer through `reply`, now or later.
   virtual void finish(HttpReply reply) = 0;
+  // The connection closes before the body is in (on its strand): let go of what was held for
+  // it that others may use. The memory of space() stays until the exchange is destroyed.
+  virtual void abandon() {}
 
  protected:
   std::string body_;  // the default destination: one string of the body's size

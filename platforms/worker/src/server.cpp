@@ -455,6 +455,7 @@ struct Node::Impl final : HttpHandler {
       }
       HttpExchange::start(body_bytes);
     }
+    void abandon() override { reservation_.release(); }
 
    protected:
     Impl& node_;
