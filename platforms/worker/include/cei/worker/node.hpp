@@ -21,7 +21,7 @@ namespace cei::worker {
 class Executor;
 // Builds the executor that runs tasks through the CEI runtime (linked by CEI::worker), inside the
 // node's process. Without one a node runs each CE's first native version: in a child process per
-// task (isolate, the default) or on its own threads (--executor direct).
+// task (isolate; NAME-worker's default, --executor process) or on its own threads.
 using ExecutorFactory = std::unique_ptr<Executor> (*)();
 std::unique_ptr<Executor> make_runtime_executor();
 
@@ -35,7 +35,9 @@ struct NodeOptions {
   std::size_t max_data_bytes = 8ull << 30;  // everything stored; beyond it PUT gets 503
   unsigned threads = 0;                     // tasks at once, native executors: 0 = every core
   ExecutorFactory executor = nullptr;       // null: native execution (isolated or direct)
-  bool isolate = true;                      // native execution in a child process per task
+  // Native execution in a child process per task. Off for embedders, whose whole process a fork
+  // would copy the page tables of (docs/remote.md, "Task isolation"); node_main turns it on.
+  bool isolate = false;
   long task_timeout_ms = 0;  // isolated tasks running longer are killed (0: only CE timeouts)
   // Finished tasks are forgotten (GET /v1/tasks/{id} then 404) after this long, or when more
   // than max_finished_tasks have finished since, whichever comes first.
