@@ -64,6 +64,9 @@ WorkerProcess::WorkerProcess(std::vector<std::string> extra, std::string token)
   std::ofstream(token_file_) << token_ << "\n";
   std::vector<std::string> args = {CEI_TEST_WORKER,       "--host",       "127.0.0.1", "--port",
                                    std::to_string(port_), "--token-file", token_file_};
+#ifdef CEI_TEST_WORKER_EXECUTOR
+  args.insert(args.end(), {"--executor", CEI_TEST_WORKER_EXECUTOR});
+#endif
   args.insert(args.end(), extra.begin(), extra.end());
   pid_ = fork();
   if (pid_ == 0) {
@@ -106,6 +109,22 @@ void WorkerProcess::stop() {
     waitpid(pid_, &status, 0);
   }
   pid_ = -1;
+}
+
+int WorkerProcess::terminate() {
+  if (pid_ <= 0) return -1;
+  ::kill(pid_, SIGTERM);
+  int status = 0;
+  bool exited = false;
+  for (int i = 0; i < 200 && !(exited = waitpid(pid_, &status, WNOHANG) == pid_); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (!exited) {
+    ::kill(pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+  }
+  pid_ = -1;
+  return exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 WorkerProcess::~WorkerProcess() {

@@ -17,8 +17,11 @@ class WorkerProcess {
   const std::string& url() const { return url_; }
   const std::string& token() const { return token_; }
   int port() const { return port_; }
+  int pid() const { return pid_; }
   void kill9();  // SIGKILL, as a crash
   void stop();   // SIGTERM and wait
+  // SIGTERM and wait up to 10 s: the node's exit status, or -1 when it had to be killed.
+  int terminate();
 
  private:
   std::string token_, url_, token_file_;

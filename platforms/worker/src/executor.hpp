@@ -1,6 +1,7 @@
-// How a node runs a task whose arguments are host objects it stores: through the CEI runtime
-// (its Decision Engine spreads tasks over the node's CPU and OpenCL platforms) or, in nodes built
-// without the runtime, directly on a pool of threads with the CE's first native version.
+// How a node runs a task whose arguments are host objects it stores: in a child process per task
+// with the CE's first native version (the default: a crashing CE ends its task only), through
+// the CEI runtime (its Decision Engine spreads tasks over the node's CPU and OpenCL platforms,
+// inside the node's process) or directly on a pool of the node's threads.
 #pragma once
 
 #include <cei/rt/ce.hpp>
@@ -38,5 +39,8 @@ class Executor {
 };
 
 std::unique_ptr<Executor> make_direct_executor(unsigned threads);
+// Each task in a child process of its own, `processes` at once (0: one per core); a task still
+// running after `timeout_ms` (0: no limit; a CE's own timeout_ms comes first) is killed.
+std::unique_ptr<Executor> make_process_executor(unsigned processes, long timeout_ms);
 
 }  // namespace cei::worker

@@ -15,6 +15,7 @@
 #include <boost/beast/ssl.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
 #include <mutex>
@@ -31,13 +32,15 @@ using tcp = asio::ip::tcp;
 namespace {
 
 constexpr auto kIdle = std::chrono::seconds(120);     // a keep-alive connection between requests
-constexpr auto kProgress = std::chrono::seconds(30);  // one read or write of a body, or a handshake
+constexpr auto kProgress = std::chrono::seconds(30);  // a handshake, a 100 Continue, skipping
 constexpr auto kChunked = std::chrono::seconds(300);  // a whole chunked body
 constexpr auto kLinger = std::chrono::seconds(2);     // reading what a refused client still sends
 constexpr std::uint32_t kHeaderLimit = 64 << 10;
 constexpr std::uint64_t kSkipLimit = 64 << 20;  // refused bodies up to this are read and dropped,
                                                 // so that the connection stays usable
-constexpr std::size_t kScratch = 64 << 10;
+// What a refused body is read into on its way out: small, since closing connections of clients
+// that never authenticated hold one each for up to kLinger.
+constexpr std::size_t kScratch = 4 << 10;
 // Plain http sends at most this much per call: larger writes were measured slower over loopback
 // (the receiver drains less per wake-up).
 constexpr std::size_t kWriteStep = 1 << 20;
@@ -45,6 +48,12 @@ constexpr std::size_t kWriteStep = 1 << 20;
 struct Life {
   std::mutex mu;
   bool running = true;
+  std::atomic<std::size_t> sessions{0};  // open connections
+};
+
+struct Pace {                   // HttpServerOptions' minimum transfer rate
+  std::uint64_t min_bytes = 1;  // per window
+  std::chrono::seconds window{10};
 };
 
 bool is_http_error(const beast::error_code& ec) {
@@ -113,11 +122,15 @@ template <class Stream>
 class Session final : public HttpConnection {
  public:
   template <class... Args>
-  Session(HttpHandler& handler, std::shared_ptr<Life> life, Args&&... args)
+  Session(HttpHandler& handler, std::shared_ptr<Life> life, Pace pace, Args&&... args)
       : stream_(std::forward<Args>(args)...),
         handler_(handler),
         life_(std::move(life)),
-        watchdog_(stream_.get_executor()) {}
+        pace_(pace),
+        watchdog_(stream_.get_executor()) {
+    ++life_->sessions;
+  }
+  ~Session() override { --life_->sessions; }
 
   void run() {
     if constexpr (kPlain) {
@@ -156,14 +169,15 @@ class Session final : public HttpConnection {
   // The next operations' time limit.
   void deadline(std::chrono::seconds limit) {
     bulk_ = false;
+    unwatch();
     tcp().expires_after(limit);
   }
 
   // A body moves in many reads or writes, and a timer armed for each costs more than the read
-  // itself at loopback speeds: instead a watchdog closes the connection when no read or write of
-  // the body has completed for kProgress.
+  // itself at loopback speeds: instead a watchdog closes the connection when a window of the
+  // body's transfer moved fewer bytes than the minimum rate asks (a stalled or trickling upload
+  // would otherwise hold its reservation, and a download its value, for as long as it likes).
   void progress() {
-    ++progress_;
     if (!bulk_) {
       bulk_ = true;
       tcp().expires_never();
@@ -172,14 +186,23 @@ class Session final : public HttpConnection {
   }
   void watch() {
     watching_ = true;
-    watched_ = progress_;
-    watchdog_.expires_after(kProgress);
-    watchdog_.async_wait([self = self()](beast::error_code ec) {
+    watched_ = moved_;
+    auto generation = ++watch_generation_;
+    watchdog_.expires_after(pace_.window);
+    watchdog_.async_wait([self = self(), generation](beast::error_code ec) {
+      if (generation != self->watch_generation_) return;  // cancelled or re-armed since
       self->watching_ = false;
       if (ec || !self->bulk_) return;
-      if (self->progress_ == self->watched_) return self->close();
+      if (self->moved_ - self->watched_ < self->pace_.min_bytes) return self->close();
       self->watch();
     });
+  }
+  // The watchdog lets go of the session at once: a closed connection must not live on in it.
+  void unwatch() {
+    if (!watching_) return;
+    watching_ = false;
+    ++watch_generation_;
+    watchdog_.cancel();
   }
 
   void read_head() {
@@ -303,7 +326,9 @@ class Session final : public HttpConnection {
       }
       return stream_.async_read_some(into,
                                      [self = self(), bounce](beast::error_code ec, std::size_t n) {
-                                       if (ec) return self->close();  // truncated body
+                                       // A truncated body, or a close (the watchdog's) that
+                                       // came after this read completed: the exchange is gone.
+                                       if (ec || !self->exchange_) return self->close();
                                        self->received(n, bounce);
                                        self->read_body();
                                      });
@@ -312,6 +337,7 @@ class Session final : public HttpConnection {
   }
   void received(std::size_t n, bool bounce) {
     body_left_ -= n;
+    moved_ += n;
     if (!bounce) {
       used_ += n;
       return;
@@ -412,6 +438,7 @@ class Session final : public HttpConnection {
         std::size_t n = tcp().socket().write_some(beast::buffers_prefix(kWriteStep, *pending_), ec);
         if (!ec) {
           pending_->consume(n);
+          moved_ += n;
           continue;
         }
         if (ec != asio::error::would_block) return close();
@@ -421,6 +448,7 @@ class Session final : public HttpConnection {
     stream_.async_write_some(*pending_, [self = self()](beast::error_code ec, std::size_t n) {
       if (ec) return self->close();
       self->pending_->consume(n);
+      self->moved_ += n;
       self->write_some();
     });
   }
@@ -474,14 +502,18 @@ class Session final : public HttpConnection {
   }
 
   void close() {
+    if (exchange_) exchange_->abandon();  // before the client can see the connection close
+    unwatch();
     beast::error_code ignored;
     tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
     tcp().close();
+    exchange_.reset();  // after: a read pending until the close may still write into its memory
   }
 
   Stream stream_;
   HttpHandler& handler_;
   std::shared_ptr<Life> life_;
+  Pace pace_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::empty_body>> parser_;
   std::unique_ptr<bhttp::request_parser<bhttp::string_body>> chunked_parser_;
@@ -500,7 +532,8 @@ class Session final : public HttpConnection {
   std::unique_ptr<char[]> bounce_;  // for large bodies, made on the first
   std::size_t bounced_ = 0;         // bytes in it, not yet copied on
   asio::steady_timer watchdog_;
-  std::uint64_t progress_ = 0, watched_ = 0;  // reads and writes of bodies; at the last check
+  std::uint64_t moved_ = 0, watched_ = 0;  // body bytes read and written; at the window's start
+  std::uint64_t watch_generation_ = 0;     // of the watchdog's current wait
   bool bulk_ = false, watching_ = false;
 };
 
@@ -509,6 +542,8 @@ class Session final : public HttpConnection {
 struct HttpServer::Impl {
   HttpHandler& handler;
   std::shared_ptr<Life> life = std::make_shared<Life>();
+  Pace pace;
+  std::size_t max_connections = 0;
   std::optional<asio::ssl::context> ssl;  // before the io_context: sessions use it until then
   asio::io_context ioc;
   tcp::acceptor acceptor{ioc};
@@ -519,15 +554,21 @@ struct HttpServer::Impl {
   void accept() {
     acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket s) {
       if (!acceptor.is_open()) return;
+      // Past the bound a connection is closed unread: what unauthenticated clients can make the
+      // node hold is this many heads, not as many as they open.
+      if (!ec && life->sessions >= max_connections) {
+        s.close(ec);
+        ec = asio::error::connection_aborted;
+      }
       if (!ec) {
         beast::error_code ignored;
         s.set_option(tcp::no_delay(true), ignored);
         if (ssl) {
-          std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(handler, life,
+          std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(handler, life, pace,
                                                                           std::move(s), *ssl)
               ->run();
         } else {
-          std::make_shared<Session<beast::tcp_stream>>(handler, life, std::move(s))->run();
+          std::make_shared<Session<beast::tcp_stream>>(handler, life, pace, std::move(s))->run();
         }
       }
       accept();
@@ -538,6 +579,9 @@ struct HttpServer::Impl {
 HttpServer::HttpServer(HttpHandler& handler, const HttpServerOptions& o)
     : impl_(std::make_unique<Impl>(handler)) {
   auto& m = *impl_;
+  m.max_connections = o.max_connections;
+  m.pace.window = std::chrono::seconds(std::max(1, o.rate_window_s));
+  m.pace.min_bytes = std::max<std::uint64_t>(1, o.min_rate_bytes_s * m.pace.window.count());
   if (!o.tls_cert.empty() || !o.tls_key.empty()) {
     if (o.tls_cert.empty() || o.tls_key.empty()) {
       throw std::invalid_argument("TLS needs both a certificate and a private key");

@@ -15,6 +15,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/buffer.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -70,16 +71,26 @@ class HttpExchange {
  public:
   virtual ~HttpExchange() = default;
   virtual std::size_t body_limit() const = 0;  // larger bodies get 413 unread
-  // The body's size, once known (its Content-Length, or a chunked body read in full).
-  virtual void start(std::size_t body_bytes) { body_.resize(body_bytes); }
+  // The body's size, once known (its Content-Length, or a chunked body read in full). Throws
+  // remote::ProtocolError to refuse the body unread (e.g. no room for it).
+  virtual void start(std::size_t body_bytes) { body_total_ = body_bytes; }
   // The memory the next body bytes fill, in order, until they add up to the body's size.
   // Throws remote::ProtocolError to refuse the body (e.g. malformed framing).
-  virtual std::span<char> space() { return {body_.data(), body_.size()}; }
+  virtual std::span<char> space() {
+    // The string grows as bytes arrive: an announced length alone commits no memory.
+    std::size_t at = body_.size(), step = std::min<std::size_t>(body_total_ - at, 1 << 20);
+    body_.resize(at + step);
+    return {body_.data() + at, step};
+  }
   // The body is in (on the connection's strand): answer through `reply`, now or later.
   virtual void finish(HttpReply reply) = 0;
+  // The connection closes before the body is in (on its strand): let go of what was held for
+  // it that others may use. The memory of space() stays until the exchange is destroyed.
+  virtual void abandon() {}
 
  protected:
   std::string body_;  // the default destination: one string of the body's size
+  std::size_t body_total_ = 0;
 };
 
 class HttpHandler {
@@ -98,6 +109,12 @@ struct HttpServerOptions {
   int port = 8080;
   std::string tls_cert, tls_key, tls_dh;  // PEM files; cert and key set: https
   unsigned threads = 0;                   // 0: one per core, 2 to 8
+  // A body (request or response) moving fewer bytes than min_rate_bytes_s * rate_window_s in
+  // any window of rate_window_s has its connection closed (at least one byte per window).
+  std::size_t min_rate_bytes_s = 16 << 10;
+  int rate_window_s = 10;
+  // Connections open at once; more are closed as soon as they are accepted.
+  std::size_t max_connections = 4096;
 };
 
 class HttpServer {

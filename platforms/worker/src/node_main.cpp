@@ -32,7 +32,8 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
   std::string token_file, platforms;
   double max_body_mb = static_cast<double>(o.max_body_bytes) / (1 << 20);
   double max_data_mb = static_cast<double>(o.max_data_bytes) / (1 << 20);
-  std::string executor = runtime_executor ? "runtime" : "direct";
+  std::string executor = "process";
+  double min_rate_kib = static_cast<double>(o.min_rate_bytes_s) / 1024;
   CLI::App app{"CEI worker node: serves this application's Core Elements over REST (/v1/)"};
   app.add_option("--host", o.host, "address to listen on")->capture_default_str();
   app.add_option("--port", o.port, "TCP port")->capture_default_str()->check(CLI::Range(1, 65535));
@@ -41,24 +42,60 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
       ->check(CLI::ExistingFile);
   app.add_option("--platforms", platforms, "platform config of this node (TOML, as CEI_PLATFORMS)")
       ->check(CLI::ExistingFile);
-  app.add_option("--max-body-mb", max_body_mb, "largest data upload, MiB")->capture_default_str();
-  app.add_option("--max-data-mb", max_data_mb, "all stored data, MiB")->capture_default_str();
+  app.add_option("--max-body-mb", max_body_mb, "largest data upload, MiB")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--max-data-mb", max_data_mb, "all stored data, MiB")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
   app.add_option("--max-tasks", o.max_tasks, "tasks queued or running before 503")
       ->capture_default_str();
-  app.add_option("--threads", o.threads, "direct executor threads (0: every core)")
+  app.add_option("--threads", o.threads,
+                 "tasks at once, process and direct executors (0: every core)")
       ->capture_default_str();
-  app.add_option("--executor", executor, "runtime (the node's Decision Engine) or direct")
-      ->check(CLI::IsMember({"runtime", "direct"}))
+  app.add_option("--executor", executor,
+                 "process (each task in a child process), runtime (the node's Decision Engine, "
+                 "in the node's process) or direct (the node's threads)")
+      ->check(CLI::IsMember({"process", "runtime", "direct"}))
       ->capture_default_str();
+  app.add_option("--task-timeout-ms", o.task_timeout_ms,
+                 "process executor: kill a task running longer (0: only CEs' own timeouts)")
+      ->capture_default_str()
+      ->check(CLI::Range(0L, 86400000L));
+  app.add_option("--finished-task-ttl-s", o.finished_task_ttl_s,
+                 "forget a finished task after this long")
+      ->capture_default_str()
+      ->check(CLI::Range(0L, 604800L));
+  app.add_option("--max-finished-tasks", o.max_finished_tasks, "finished tasks remembered at most")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{10000000}));
+  app.add_option("--min-rate-kib", min_rate_kib,
+                 "slowest body transfer kept, KiB/s over each --rate-window-s")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e7));
+  app.add_option("--rate-window-s", o.rate_window_s, "window of --min-rate-kib, seconds")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  app.add_option("--max-connections", o.max_connections,
+                 "connections open at once; more are closed unanswered")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   app.add_option("--tls-cert", o.tls_cert, "PEM certificate chain: serve https")
       ->check(CLI::ExistingFile);
   app.add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert")->check(CLI::ExistingFile);
   app.add_option("--tls-dh", o.tls_dh, "PEM DH parameters (optional)")->check(CLI::ExistingFile);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; a bad option or value exits 2 after naming it.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   try {
     o.token = read_token(token_file);
     o.max_body_bytes = static_cast<std::size_t>(max_body_mb * (1 << 20));
     o.max_data_bytes = static_cast<std::size_t>(max_data_mb * (1 << 20));
+    o.min_rate_bytes_s = static_cast<std::size_t>(min_rate_kib * 1024);
+    o.isolate = executor == "process";
     if (executor == "runtime") {
       if (!runtime_executor)
         throw std::runtime_error("this node was built without the CEI runtime");

@@ -3,6 +3,7 @@
 // downloads are sent from it, so a large array crosses this process without a copy of its own.
 #include <cei/worker/node.hpp>
 
+#include "../../opencl/src/expr_args.hpp"  // header-only: what work-size expressions read
 #include "data_store.hpp"
 #include "executor.hpp"
 #include "http_server.hpp"
@@ -13,6 +14,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -194,6 +197,8 @@ struct Node::Impl final : HttpHandler {
 
   std::mutex tasks_mu;
   std::map<std::string, std::shared_ptr<TaskState>, std::less<>> tasks;
+  // Finished tasks in the order they finished, with when: the oldest are forgotten first.
+  std::deque<std::pair<std::string, std::chrono::steady_clock::time_point>> finished_tasks;
   std::map<const rt::CeInfo*, History> history;
   std::uint64_t next_task = 1;
   std::atomic<std::size_t> active{0};  // queued + running
@@ -208,7 +213,10 @@ struct Node::Impl final : HttpHandler {
       if (ce->result) types[ce->result->name] = ce->result;
     }
     if (opt.executor) exec = opt.executor();
-    if (!exec) exec = make_direct_executor(opt.threads);
+    if (!exec) {
+      exec = opt.isolate ? make_process_executor(opt.threads, opt.task_timeout_ms)
+                         : make_direct_executor(opt.threads);
+    }
   }
   ~Impl() override {
     stop_serving();
@@ -363,6 +371,7 @@ struct Node::Impl final : HttpHandler {
               {"capacity", opt.max_tasks},
               {"workers", exec->workers()},
               {"stored_bytes", store.bytes()},
+              {"receiving_bytes", store.reserved()},
               {"stored_values", store.count()}}},
             {"limits",
              {{"max_body_bytes", opt.max_body_bytes},
@@ -424,42 +433,74 @@ struct Node::Impl final : HttpHandler {
     if (ti == types.end())
       throw ProtocolError(400, "type '" + *type_name + "' is not used by any CE of this node");
     const rt::TypeOps& type = *ti->second;
-    if (type.kind == rt::TypeKind::Object) {
-      return then(opt.max_body_bytes, [this, id, &type](const std::string& bytes) {
-        Value v{&type, exec->make_object(type), bytes.size()};
-        try {
-          type.deserialize(v.object.get(), bytes);
-        } catch (const std::exception& e) {
-          throw ProtocolError(400, std::string("malformed ") + type.name + ": " + e.what());
-        }
-        return store_value(id, std::move(v));
-      });
-    }
+    if (type.kind == rt::TypeKind::Object) return std::make_unique<ObjectUpload>(*this, id, type);
     return std::make_unique<ValueUpload>(*this, id, type);
   }
 
-  // The body of a contiguous value: its framing into `head_`, then the payload straight into
-  // the new object's memory.
-  class ValueUpload final : public HttpExchange {
+  // A PUT /v1/data/{id} body: room in the store for its announced size is held from its start
+  // until it is stored or abandoned.
+  class Upload : public HttpExchange {
    public:
-    ValueUpload(Impl& node, std::string id, const rt::TypeOps& type)
+    Upload(Impl& node, std::string id, const rt::TypeOps& type)
         : node_(node), id_(std::move(id)), type_(type) {}
     std::size_t body_limit() const override { return node_.opt.max_body_bytes; }
-    void start(std::size_t body_bytes) override { total_ = body_bytes; }
+    void start(std::size_t body_bytes) override {
+      if (!reservation_.make(node_.store, body_bytes)) {
+        const auto& store = node_.store;
+        throw ProtocolError(503, "the node's data store is full: " + std::to_string(body_bytes) +
+                                     " bytes do not fit beside " + std::to_string(store.bytes()) +
+                                     " stored and " + std::to_string(store.reserved()) +
+                                     " arriving (limit " +
+                                     std::to_string(node_.opt.max_data_bytes) + ")");
+      }
+      HttpExchange::start(body_bytes);
+    }
+    void abandon() override { reservation_.release(); }
+
+   protected:
+    Impl& node_;
+    std::string id_;
+    const rt::TypeOps& type_;
+    Reservation reservation_;
+  };
+
+  // An object (cereal) body: buffered as it arrives, then read into a new object.
+  class ObjectUpload final : public Upload {
+   public:
+    using Upload::Upload;
+    void finish(HttpReply reply) override {
+      reply.send(guarded([&] {
+        Value v{&type_, node_.exec->make_object(type_), body_.size()};
+        try {
+          type_.deserialize(v.object.get(), body_);
+        } catch (const std::exception& e) {
+          throw ProtocolError(400, std::string("malformed ") + type_.name + ": " + e.what());
+        }
+        return node_.store_value(id_, std::move(v), reservation_.take());
+      }));
+    }
+  };
+
+  // The body of a contiguous value: its framing into `head_`, then the payload straight into
+  // the new object's memory.
+  class ValueUpload final : public Upload {
+   public:
+    using Upload::Upload;
     std::span<char> space() override {
       if (!head_done_) {
         head_done_ = true;
-        head_.resize(std::min(total_, remote::wire_head_bytes(type_)));
+        head_.resize(std::min(body_total_, remote::wire_head_bytes(type_)));
         return {head_.data(), head_.size()};
       }
       make();
-      return {static_cast<char*>(type_.data(object_.get())), total_ - head_.size()};
+      return {static_cast<char*>(type_.data(object_.get())), body_total_ - head_.size()};
     }
     void finish(HttpReply reply) override {
       reply.send(guarded([&] {
         if (!head_done_) space();  // an empty body: the framing check refuses it
         make();
-        return node_.store_value(id_, Value{&type_, std::move(object_), total_});
+        return node_.store_value(id_, Value{&type_, std::move(object_), body_total_},
+                                 reservation_.take());
       }));
     }
 
@@ -467,28 +508,25 @@ struct Node::Impl final : HttpHandler {
     void make() {
       if (object_) return;
       std::vector<std::int64_t> extents;
-      if (auto err = remote::framing_error(type_, head_, total_, &extents); !err.empty())
+      if (auto err = remote::framing_error(type_, head_, body_total_, &extents); !err.empty())
         throw ProtocolError(400, std::string("malformed ") + type_.name + ": " + err);
       object_ = node_.exec->make_object(type_);
       type_.reshape_for_overwrite(object_.get(), extents.data(), static_cast<int>(extents.size()));
-      if (type_.bytes(object_.get()) != total_ - head_.size())
+      if (type_.bytes(object_.get()) != body_total_ - head_.size())
         throw ProtocolError(500, std::string("reshape of ") + type_.name + " disagrees");
     }
 
-    Impl& node_;
-    std::string id_;
-    const rt::TypeOps& type_;
-    std::size_t total_ = 0;
     bool head_done_ = false;
     std::string head_;
     std::shared_ptr<void> object_;
   };
 
-  HttpResponse store_value(const std::string& id, Value v) {
+  HttpResponse store_value(const std::string& id, Value v, std::size_t reserved) {
     std::size_t bytes = v.bytes;
     const char* type_name = v.type->name;
     bool existed = store.get(id).has_value();
-    if (!store.put(id, std::move(v))) throw ProtocolError(503, "the node's data store is full");
+    if (!store.put(id, std::move(v), reserved))
+      throw ProtocolError(503, "the node's data store is full");
     return json_response(existed ? 200 : 201, {{"id", id}, {"bytes", bytes}, {"type", type_name}});
   }
 
@@ -516,6 +554,73 @@ struct Node::Impl final : HttpHandler {
     HttpResponse r;
     r.status = 204;
     return r;
+  }
+
+  // A CE with an OpenCL version states in its work-size and result-size expressions which shapes
+  // its implementations take: inputs those refuse, or a result larger than the node may store,
+  // are refused before anything runs. Out parameters have no shape yet: such CEs are not checked.
+  void check_shapes(const rt::CeInfo& ce, const std::vector<std::shared_ptr<void>>& args) const {
+    if (!ce.opencl) return;
+    std::vector<opencl::ArgView> views(ce.nparams);
+    for (std::size_t i = 0; i < ce.nparams; ++i) {
+      if (ce.params[i].dir == rt::Dir::Out) return;
+      const rt::TypeOps& t = *ce.params[i].type;
+      views[i].type = &t;
+      views[i].host = args[i].get();
+      for (int d = 0; d < t.rank && d < 3; ++d) views[i].extents[d] = t.extent(args[i].get(), d);
+    }
+    const rt::OpenCLImpl& cl = *ce.opencl;
+    std::string who = std::string("CE ") + ce.interface_name + "::" + ce.name;
+    auto refuse = [&](const std::string& why) {
+      throw ProtocolError(400, who + " cannot take these inputs: " + why);
+    };
+    opencl::ExprArgs expr_args(views);
+    auto evaluate = [&](const char* what, const char* source) {
+      std::vector<std::int64_t> v;
+      try {
+        v = expr::evaluate(expr::parse(source), expr_args, ce.name);
+      } catch (const expr::Error& e) {  // checked when the application was built
+        throw ProtocolError(500,
+                            who + ": " + what + " \"" + source + "\" does not parse: " + e.what());
+      } catch (const std::exception& e) {
+        refuse(std::string(what) + " \"" + source + "\": " + e.what());
+      }
+      std::string list;
+      for (auto x : v) list += (list.empty() ? "" : ", ") + std::to_string(x);
+      return std::pair(v, std::string(what) + " \"" + source + "\" is (" + list + ")");
+    };
+    auto [global, global_text] = evaluate("global_work_size", cl.global_work_size);
+    for (auto g : global)
+      if (g <= 0) refuse(global_text + "; every dimension must be positive");
+    if (*cl.local_work_size) {
+      auto [local, local_text] = evaluate("local_work_size", cl.local_work_size);
+      if (local.size() != global.size()) refuse(local_text + ", " + global_text);
+      for (std::size_t d = 0; d < local.size(); ++d)
+        if (local[d] <= 0 || global[d] % local[d] != 0)
+          refuse(global_text + ", not divisible by " + local_text);
+    }
+    if (!ce.result || !*cl.result_size) return;
+    auto [result, result_text] = evaluate("result_size", cl.result_size);
+    if (static_cast<int>(result.size()) != std::max(ce.result->rank, 1))
+      refuse(result_text + " for a result of rank " + std::to_string(ce.result->rank));
+    double bytes = static_cast<double>(ce.result->elem_size);
+    for (auto n : result) bytes *= static_cast<double>(n);  // the evaluator refuses negatives
+    if (bytes > static_cast<double>(opt.max_data_bytes)) {
+      char amount[64];
+      std::snprintf(amount, sizeof amount, "%.0f", bytes);
+      refuse(result_text + ": " + amount + " bytes, more than the node stores (max_data_bytes " +
+             std::to_string(opt.max_data_bytes) + ")");
+    }
+  }
+
+  // Forgets finished tasks past their time or count (docs/remote.md). tasks_mu held.
+  void forget_finished(std::chrono::steady_clock::time_point now) {
+    auto ttl = std::chrono::seconds(opt.finished_task_ttl_s);
+    while (!finished_tasks.empty() && (finished_tasks.size() > opt.max_finished_tasks ||
+                                       now - finished_tasks.front().second >= ttl)) {
+      tasks.erase(finished_tasks.front().first);
+      finished_tasks.pop_front();
+    }
   }
 
   HttpResponse submit(const std::string& body) {
@@ -562,6 +667,7 @@ struct Node::Impl final : HttpHandler {
       if (p.dir != rt::Dir::In) outputs.push_back(a.out);
       job.args.push_back(std::move(obj));
     }
+    check_shapes(*ce, job.args);
     if (ce->result) {
       job.args.push_back(exec->make_object(*ce->result));
       outputs.push_back(r.result);
@@ -575,6 +681,7 @@ struct Node::Impl final : HttpHandler {
     std::string id;
     {
       std::lock_guard lock(tasks_mu);
+      forget_finished(std::chrono::steady_clock::now());
       id = "t" + std::to_string(next_task++);
       tasks[id] = state;
     }
@@ -583,7 +690,7 @@ struct Node::Impl final : HttpHandler {
       std::lock_guard lock(state->mu);
       state->state = "running";
     };
-    job.done = [this, state, outputs, ce, in_bytes, start,
+    job.done = [this, id, state, outputs, ce, in_bytes, start,
                 args = job.args](std::exception_ptr error) {
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::string message;
@@ -614,6 +721,14 @@ struct Node::Impl final : HttpHandler {
         ++h.runs;
       }
       active.fetch_sub(1);  // before anyone learns it finished: a new task may take its place
+      {
+        // Counted finished before anyone learns it is: a GET right after the answer finds it
+        // already subject to the finished tasks' limits.
+        auto now = std::chrono::steady_clock::now();
+        std::lock_guard lock(tasks_mu);
+        finished_tasks.emplace_back(id, now);
+        forget_finished(now);
+      }
       std::lock_guard lock(state->mu);
       state->state = message.empty() ? "done" : "failed";
       state->error = message;
@@ -630,8 +745,13 @@ struct Node::Impl final : HttpHandler {
     std::shared_ptr<TaskState> state;
     {
       std::lock_guard lock(tasks_mu);
+      forget_finished(std::chrono::steady_clock::now());
       auto it = tasks.find(id);
-      if (it == tasks.end()) throw ProtocolError(404, "unknown task '" + id + "'");
+      if (it == tasks.end()) {
+        throw ProtocolError(404, "unknown task '" + id + "' (finished tasks are kept " +
+                                     std::to_string(opt.finished_task_ttl_s) + " s, the last " +
+                                     std::to_string(opt.max_finished_tasks) + " at most)");
+      }
       state = it->second;
     }
     long wait_ms = 0;
@@ -677,6 +797,9 @@ void Node::open() {
   h.tls_cert = o.tls_cert;
   h.tls_key = o.tls_key;
   h.tls_dh = o.tls_dh;
+  h.min_rate_bytes_s = o.min_rate_bytes_s;
+  h.rate_window_s = o.rate_window_s;
+  h.max_connections = o.max_connections;
   impl_->server = std::make_unique<HttpServer>(*impl_, h);
 }
 

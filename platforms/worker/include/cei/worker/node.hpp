@@ -19,8 +19,9 @@
 namespace cei::worker {
 
 class Executor;
-// Builds the executor that runs tasks through the CEI runtime (linked by CEI::worker); without
-// one, or with --executor direct, a node runs each CE's first native version on its own threads.
+// Builds the executor that runs tasks through the CEI runtime (linked by CEI::worker), inside the
+// node's process. Without one a node runs each CE's first native version: in a child process per
+// task (isolate; NAME-worker's default, --executor process) or on its own threads.
 using ExecutorFactory = std::unique_ptr<Executor> (*)();
 std::unique_ptr<Executor> make_runtime_executor();
 
@@ -32,9 +33,22 @@ struct NodeOptions {
   std::size_t max_json_bytes = 1u << 20;    // JSON bodies
   std::size_t max_tasks = 1024;             // queued + running; beyond it POST /v1/tasks gets 503
   std::size_t max_data_bytes = 8ull << 30;  // everything stored; beyond it PUT gets 503
-  unsigned threads = 0;                     // direct executor: 0 = every core
-  ExecutorFactory executor = nullptr;       // null: direct execution
-  std::string tls_cert;                     // PEM files; both set: serve https
+  unsigned threads = 0;                     // tasks at once, native executors: 0 = every core
+  ExecutorFactory executor = nullptr;       // null: native execution (isolated or direct)
+  // Native execution in a child process per task. Off for embedders, whose whole process a fork
+  // would copy the page tables of (docs/remote.md, "Task isolation"); node_main turns it on.
+  bool isolate = false;
+  long task_timeout_ms = 0;  // isolated tasks running longer are killed (0: only CE timeouts)
+  // Finished tasks are forgotten (GET /v1/tasks/{id} then 404) after this long, or when more
+  // than max_finished_tasks have finished since, whichever comes first.
+  long finished_task_ttl_s = 600;
+  std::size_t max_finished_tasks = 10000;
+  // A body moving slower than this over any window of rate_window_s (upload or download) is
+  // cut off, its connection closed and whatever it had reserved released.
+  std::size_t min_rate_bytes_s = 16 << 10;
+  int rate_window_s = 10;
+  std::size_t max_connections = 4096;  // open at once; more are closed unanswered
+  std::string tls_cert;                // PEM files; both set: serve https
   std::string tls_key;
   std::string tls_dh;  // optional DH parameters (PEM)
 };
