@@ -63,7 +63,7 @@ Prediction CpuPlatform::predict_exec(const Task& t, double input_bytes) const {
 }
 
 double CpuPlatform::ahead() const {
-  return static_cast<double>(queue_.size()) + busy_.load();
+  return static_cast<double>(executor_.queued() + executor_.running());
 }
 
 double CpuPlatform::backlog_core_s(const Task& t) const {

@@ -46,7 +46,6 @@ std::string describe_failure(const CeInfo& ce, const std::exception_ptr& e) {
 
 int TaskImpl::open_attempt() {
   waiting.store(0, std::memory_order_relaxed);
-  next = nullptr;
   fetched_inputs = false;
   lane = -1;
   timing_ = Timing{};

@@ -62,9 +62,11 @@ class TaskImpl final : public Task {
   // Keeps the task alive from submission until settled, so platforms may hold raw pointers.
   TaskPtr self;
   Platform* platform = nullptr;
-  // Platform scratch (the CPU platform): inputs still pending, and an intrusive queue link.
+  // Higher runs first where a platform queues ready tasks (a hint: the CPU executor keeps three
+  // levels). Set before the task is submitted to a platform.
+  int priority = 0;
+  // Platform scratch (the CPU platform): inputs still pending.
   std::atomic<int> waiting{0};
-  TaskImpl* next = nullptr;
   bool fetched_inputs = false;
   int lane = -1;  // set when a platform reports the start
   // A void CE without outputs: the version its Pending<void> waits for, settled with the task.
