@@ -139,12 +139,17 @@ class Executor {
   }
 
   Job* next_job(Worker& w) {
+    // A higher job pushed after the next one goes first. (Only the owner pushes here, so
+    // empty() cannot miss an item; it spares pop()'s fence on empty levels.)
+    if (!w.deque[0].empty())
+      if (Job* job = w.deque[0].pop()) return job;
     if (w.next) {
       w.has_next.store(false, std::memory_order_relaxed);
       return std::exchange(w.next, nullptr);
     }
-    for (int l = 0; l < kLevels; ++l)
-      if (Job* job = w.deque[l].pop()) return job;
+    for (auto& d : w.deque)
+      if (!d.empty())
+        if (Job* job = d.pop()) return job;
     return search(w);
   }
 
@@ -170,6 +175,8 @@ class Executor {
       const auto key = notifier_.prepare_wait();
       if (Job* job = steal(w)) {
         notifier_.cancel_wait();
+        // The wake-up this worker may have taken was meant for whoever finds the next job.
+        if (searching_.load(std::memory_order_relaxed) == 0) notifier_.notify_one();
         return job;
       }
       if (stopping_.load(std::memory_order_seq_cst)) {

@@ -63,16 +63,19 @@ class WorkStealingDeque {
     return item;
   }
 
-  // Any thread. The oldest item, or null when empty or when another thief won it.
+  // Any thread. The oldest item, or null when the deque was empty. A thief that loses an item to
+  // another tries the next one: a null that only meant "lost a race" would let a waiting worker
+  // sleep while items remain.
   T* steal() {
-    std::int64_t t = top_.load(std::memory_order_seq_cst);
-    const std::int64_t b = bottom_.load(std::memory_order_seq_cst);
-    if (t >= b) return nullptr;
-    T* item = ring_.load(std::memory_order_acquire)->get(t);
-    if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
-                                      std::memory_order_relaxed))
-      return nullptr;
-    return item;
+    for (;;) {
+      std::int64_t t = top_.load(std::memory_order_seq_cst);
+      const std::int64_t b = bottom_.load(std::memory_order_seq_cst);
+      if (t >= b) return nullptr;
+      T* item = ring_.load(std::memory_order_acquire)->get(t);
+      if (top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                       std::memory_order_relaxed))
+        return item;
+    }
   }
 
   // Any thread; a snapshot, exact only when no one pushes or takes meanwhile.
