@@ -11,8 +11,9 @@
 // of searchers is capped at half the workers, which keeps the thieves off each other's cache
 // lines as cores grow.
 //
-// Priority is a hint with three levels, as in Taskflow: above 0 runs before 0, which runs before
-// below 0, among the tasks one worker sees when it looks for work; nothing is ever preempted.
+// Priority is a hint with three levels, as in Taskflow: 1 (above 0), 0, -1 (below 0). A worker
+// looking for work takes its own level-1 jobs, then level-1 jobs from outside, then its next job
+// and its own jobs by level, and only then steals, level by level; nothing is preempted.
 //
 //   Executor<Job> ex(threads, [](Job* j, int lane) { ... });  // Job has `int priority`
 //   ex.push(job);   // any thread
@@ -143,6 +144,10 @@ class Executor {
     // empty() cannot miss an item; it spares pop()'s fence on empty levels.)
     if (!w.deque[0].empty())
       if (Job* job = w.deque[0].pop()) return job;
+    // Then high jobs from outside. The line is written only when such jobs are pushed, so
+    // this look costs no cache miss while priorities are unused.
+    if (!inbox_[0].empty())
+      if (Job* job = inbox_[0].steal()) return job;
     if (w.next) {
       w.has_next.store(false, std::memory_order_relaxed);
       return std::exchange(w.next, nullptr);
