@@ -36,9 +36,13 @@ class WorkStealingDeque {
   // Owner thread only.
   void push(T* item) {
     const std::int64_t b = bottom_.load(std::memory_order_relaxed);
-    const std::int64_t t = top_.load(std::memory_order_acquire);
     Ring* r = ring_.load(std::memory_order_relaxed);
-    if (b - t > r->mask) r = grow(r, b, t);
+    // The thieves keep the top's line busy: look at it only when the ring seems full. A stale
+    // top is never ahead of the real one, so the ring is never overfilled.
+    if (b - top_seen_ > r->mask) {
+      top_seen_ = top_.load(std::memory_order_acquire);
+      if (b - top_seen_ > r->mask) r = grow(r, b, top_seen_);
+    }
     r->put(b, item);
     bottom_.store(b + 1, std::memory_order_release);  // publishes the item and what it points to
   }
@@ -110,6 +114,7 @@ class WorkStealingDeque {
   alignas(kCacheLine) std::atomic<std::int64_t> top_{0};     // thieves' end
   alignas(kCacheLine) std::atomic<std::int64_t> bottom_{0};  // owner's end
   std::atomic<Ring*> ring_;
+  std::int64_t top_seen_ = 0;                 // owner only: the top at the last look
   std::vector<std::unique_ptr<Ring>> rings_;  // owner only
 };
 
