@@ -10,6 +10,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace bench {
 namespace {
@@ -115,9 +116,13 @@ double StarPU::bytes_in_flight(const std::string& pattern, std::size_t tasks) {
   gate_open = false;
   gates_running = 0;
   int workers = static_cast<int>(starpu_cpu_worker_get_count());
-  if (pattern == "independent")
-    for (int i = 0; i < workers; ++i) check(starpu_task_insert(&gate_cl, 0));
-  else
+  if (pattern == "independent") {
+    // One gate per worker, pinned: dmda may queue two gates on one worker, where the second
+    // waits behind the first for ever.
+    std::vector<int> ids(static_cast<std::size_t>(workers));
+    starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, ids.data(), workers);
+    for (int id : ids) check(starpu_task_insert(&gate_cl, STARPU_EXECUTE_ON_WORKER, id, 0));
+  } else
     check(starpu_task_insert(&gate_on_cl, STARPU_RW, d.hs, 0));
   int expect = pattern == "independent" ? workers : 1;
   while (gates_running.load() < expect) std::this_thread::yield();

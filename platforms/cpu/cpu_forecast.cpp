@@ -63,9 +63,9 @@ Prediction CpuPlatform::predict_exec(const Task& t, double input_bytes) const {
 }
 
 double CpuPlatform::ahead_of(const Task& t) const {
-  // A task on the critical path overtakes the queue (ReadyQueue orders by priority): a busy CPU
-  // is then no reason to hand it to a slower device.
-  return static_cast<double>(queue_.ahead_of(t.priority())) + busy_.load();
+  // A task on the critical path overtakes the queued leaves (the executor's priority levels): a
+  // busy CPU is then no reason to hand it to a slower device.
+  return static_cast<double>(executor_.queued_through(t.priority()) + executor_.running());
 }
 
 double CpuPlatform::backlog_core_s(const Task& t) const {

@@ -12,40 +12,20 @@
 
 namespace cei::rt {
 
-struct CpuPlatform::Worker {
-  CpuPlatform* platform;
-  int lane;
-  TaskImpl* next = nullptr;  // a task this worker's last task made ready: run it without queuing
-};
-
-namespace {
-thread_local void* current_worker = nullptr;
-}  // namespace
-
 CpuPlatform::CpuPlatform(Runtime& rt, PlatformConfig config)
     : rt_(rt),
       name_(config.name),
       config_(std::move(config)),
-      meter_(MeterSampler::open_for(config_)) {
-  std::size_t threads =
-      config_.cores > 0 ? static_cast<std::size_t>(config_.cores) : usable_cores();
-  for (std::size_t i = 0; i < threads; ++i)
-    threads_.emplace_back([this, i] {
-      Worker w{this, static_cast<int>(i)};
-      current_worker = &w;
-      work(w);
-      current_worker = nullptr;
-    });
-}
+      meter_(MeterSampler::open_for(config_)),
+      executor_(config_.cores > 0 ? static_cast<std::size_t>(config_.cores) : usable_cores(),
+                [this](TaskImpl* t, int lane) { run(t, lane); }) {}
 
 CpuPlatform::~CpuPlatform() {
   shutdown();
 }
 
 void CpuPlatform::shutdown() {
-  queue_.stop();
-  for (auto& t : threads_)
-    if (t.joinable()) t.join();
+  executor_.stop();
   // Every task ran: a last sample makes every figure final, before the run summary.
   if (auto meter = std::move(meter_)) report_platform_energy(*this, *meter, meter->finish());
 }
@@ -64,19 +44,7 @@ void CpuPlatform::submit(TaskPtr task) {
 }
 
 void CpuPlatform::make_ready(TaskImpl* t) {
-  auto* w = static_cast<Worker*>(current_worker);
-  if (w && w->platform == this && !w->next)
-    w->next = t;
-  else
-    queue_.push(t);
-}
-
-void CpuPlatform::work(Worker& w) {
-  for (;;) {
-    TaskImpl* t = w.next ? std::exchange(w.next, nullptr) : queue_.pop();
-    if (!t) return;
-    run(t, w.lane);
-  }
+  executor_.push(t);
 }
 
 void CpuPlatform::fetch_inputs(TaskImpl* t) {
@@ -187,11 +155,6 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
     }
     if (observing()) observe_task_started(*t, *this, lane);
     if (timed) rt_.impl().start_timeout(*t, attempt);
-    busy_.fetch_add(1, std::memory_order_relaxed);  // the forecasts' queue
-    struct Done {
-      std::atomic<int>& busy;
-      ~Done() { busy.fetch_sub(1, std::memory_order_relaxed); }
-    } done{busy_};
     if (meter_) run = meter_->begin();
     start = Clock::now();
     ce.versions[version].invoke(ptrs);

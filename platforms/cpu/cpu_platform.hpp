@@ -8,7 +8,8 @@
 //   rt.add_platform(std::make_unique<cei::rt::CpuPlatform>(rt, cfg));
 #pragma once
 
-#include "ready_queue.hpp"
+#include "executor.hpp"
+#include "task_impl.hpp"
 
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/energy.hpp>
@@ -17,7 +18,6 @@
 #include <atomic>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace cei::rt {
@@ -33,7 +33,7 @@ class CpuPlatform final : public Platform {
   bool can_run(const CeInfo& ce) const override { return ce.nversions > 0; }
   Forecast forecast(const Task& t) const override;
   void submit(TaskPtr t) override;
-  std::size_t workers() const override { return threads_.size(); }
+  std::size_t workers() const override { return executor_.workers(); }
   void shutdown() override;
   void settle_energy() override;
   // Core-seconds of the tasks running here or queued to run before t, each taken to last as long
@@ -41,9 +41,7 @@ class CpuPlatform final : public Platform {
   double backlog_core_s(const Task& t) const;
 
  private:
-  struct Worker;
   void make_ready(TaskImpl* t);
-  void work(Worker& w);
   void run(TaskImpl* t, int lane);
   void fetch_inputs(TaskImpl* t);
   int choose_version(Task& t);
@@ -62,10 +60,8 @@ class CpuPlatform final : public Platform {
   std::string name_;
   PlatformConfig config_;
   std::unique_ptr<MeterSampler> meter_;  // RAPL when readable; until shutdown
-  std::atomic<int> busy_{0};             // workers running a task now
-  ReadyQueue queue_;
-  std::vector<std::thread> threads_;
   std::atomic<unsigned> next_version_{0};
+  Executor<TaskImpl> executor_;  // last: its workers use the members above until it stops
 };
 
 }  // namespace cei::rt
