@@ -42,7 +42,7 @@ class NodeError : public std::runtime_error {
 };
 
 struct ClientOptions {
-  std::chrono::milliseconds timeout{30000};  // per request (a long poll adds its wait)
+  std::chrono::milliseconds timeout{30000};  // per request, long polls included
   bool validate_certificates = true;         // https only
   std::string ca_file;                       // https: trust this PEM bundle besides the system's
 };
@@ -76,6 +76,8 @@ class NodeClient {
   std::size_t get(const std::string& id, const rt::TypeOps& type, void* value);
   void erase(const std::string& id);
   std::string submit(const TaskRequest& r);  // the task's id
+  // A long poll of wait_ms, cut to half the request timeout; a task not finished by then
+  // answers its current state.
   TaskStatus status(const std::string& task, long wait_ms = 0);
 
   struct Impl;

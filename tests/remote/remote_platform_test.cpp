@@ -159,7 +159,7 @@ TEST_F(RemotePlatform, KillNineMidRunLosesNothing) {
   ASSERT_EQ(naps.size(), 1u);
   EXPECT_NE(naps[0], "node1");
   EXPECT_FALSE(Runtime::instance().find_platform("node1")->can_run(ce_add))
-      << "a dead node is backed off";
+      << "a dead node is lost for the run";
 }
 
 // Each case in a fresh process ("threadsafe" re-runs the test binary), whose runtime reads
