@@ -394,7 +394,8 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
         continue;
       }
       throw NodeError(
-          0, std::string(answered ? "node connection lost: " : "node unreachable: ") + e.what());
+          0, std::string(answered ? "node connection lost: " : "node unreachable: ") + e.what(), {},
+          e.code() == beast::error::timeout);
     }
   }
 }

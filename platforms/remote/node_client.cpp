@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <system_error>
 #include <vector>
 
 namespace cei::remote {
@@ -152,6 +153,9 @@ struct NodeClient::Impl {
     http::http_response resp;
     try {
       resp = c.request(r).get();
+    } catch (const http::http_exception& e) {
+      throw NodeError(0, std::string("node unreachable: ") + e.what(), {},
+                      e.error_code() == std::errc::timed_out);
     } catch (const std::exception& e) {
       throw NodeError(0, std::string("node unreachable: ") + e.what());
     }

@@ -493,6 +493,13 @@ class RemotePlatform : public rt::Platform {
     ti->settle(std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why)));
   }
 
+  // A request failed without an answer: whether the node still answers as itself, so that the
+  // failure was its connection's (one the node closed, or one left from before a restart) and
+  // the task may be sent again. A node silent past the timeout is not asked again: it is lost.
+  bool connection_only(const NodeError& e) {
+    return e.unreachable() && !e.timed_out() && still_same_node();
+  }
+
   // A request of t's attempt failed.
   void failed(const rt::TaskPtr& t, int attempt, const NodeError& e) {
     if (e.busy()) return fail_over(t, attempt, e.what());
@@ -549,12 +556,17 @@ class RemotePlatform : public rt::Platform {
         }
         fail_over(t, attempt, cause);  // one the runtime submitted as the node was being lost
       } else {
-        try {
-          run(*t, attempt);
-        } catch (const NodeError& e) {
-          failed(t, attempt, e);
-        } catch (...) {
-          settle(*t, attempt, std::current_exception());
+        bool again = true;  // once, after a failed connection to a node that is still itself
+        for (;;) {
+          try {
+            run(*t, attempt);
+          } catch (const NodeError& e) {
+            if (std::exchange(again, false) && connection_only(e)) continue;
+            failed(t, attempt, e);
+          } catch (...) {
+            settle(*t, attempt, std::current_exception());
+          }
+          break;
         }
       }
       std::lock_guard lock(mu_);
