@@ -280,6 +280,11 @@ class RemotePlatform : public rt::Platform {
         "recomputed where needed",
         name_, url_, cause);
     if (rt) rt->platform_failed(*this);
+    {
+      std::lock_guard lock(mu_);
+      replaced_ = true;
+    }
+    ids_cv_.notify_all();
   }
 
   // After an answer that a node which lost our values would give (404, 400): whether it is
@@ -372,6 +377,7 @@ class RemotePlatform : public rt::Platform {
     NodeRef ref(*this, id);
     for (;;) {
       wait_idle(id);
+      if (lost_) throw NodeError(0, "node lost");
       if (v.replica_on(*this)) return;
       std::lock_guard lock(mu_);
       if (busy_ids_.insert(id).second) break;
@@ -479,6 +485,12 @@ class RemotePlatform : public rt::Platform {
   // another platform that can run it takes it over, unfinished, in a new attempt.
   void fail_over(const rt::TaskPtr& t, int attempt, const std::string& why) {
     auto* ti = rt::impl(t.get());
+    if (lost_) {
+      // Not before the runtime has re-placed the tasks it knew of: it would take this one again,
+      // in the attempt opened here.
+      std::unique_lock lock(mu_);
+      ids_cv_.wait(lock, [&] { return replaced_; });
+    }
     if (!ti->claim(attempt)) return;  // re-placed already
     if (auto* rt = rt::Runtime::if_started()) {
       for (auto* p : rt->platforms()) {
@@ -588,9 +600,10 @@ class RemotePlatform : public rt::Platform {
   std::vector<std::string> garbage_;
   std::map<std::string, int> refs_;  // holds per value id (NodeRef)
   std::set<std::string> busy_ids_;   // ids with an upload or a delete under way
-  std::condition_variable ids_cv_;   // busy_ids_ lost one, or the node was lost
+  std::condition_variable ids_cv_;   // busy_ids_ lost one, the node was lost, or replaced_
   std::atomic<bool> lost_{false};
   std::string lost_cause_;
+  bool replaced_ = false;  // lost, and the runtime has re-placed the tasks it knew were here
   std::size_t queued_ = 0;
   bool stop_ = false;
   std::set<std::string> ces_;
