@@ -20,9 +20,9 @@ struct RemoteOptions {
   // Unused: a node that fails is lost for the run, never retried (docs/remote.md, "A lost
   // node"). Kept so that programs that set it still build, and CEI_REMOTE's retry_ms parses.
   std::chrono::milliseconds retry_after{1000};
-  double price_per_gb = 0;                      // cost model: data moved to or from the node
-  double price_per_hour = 0;                    // cost model: node compute time
-  double power_w = 0;                           // energy charged to the host while waiting (W)
+  double price_per_gb = 0;    // cost model: data moved to or from the node
+  double price_per_hour = 0;  // cost model: node compute time
+  double power_w = 0;         // energy charged to the host while waiting (W)
   bool validate_certificates = true;
   std::string ca_file;
 };
