@@ -425,7 +425,7 @@ class RemotePlatform : public rt::Platform {
     TaskRequest req{t.ce().interface_name, t.ce().name, {}, ""};
     auto& timing = t.timing();
     timing.start = Clock::now();
-    std::vector<NodeRef> outputs;  // by argument index, for those with an output
+    std::vector<NodeRef> outputs;  // one per output, in argument order
     for (std::size_t i = 0; i < args.size(); ++i) {
       auto& a = args[i];
       if (a.out) outputs.emplace_back(*this, id_of(*a.out));
