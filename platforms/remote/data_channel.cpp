@@ -387,14 +387,17 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
       return reply;
     } catch (const beast::system_error& e) {
       // A pooled connection that the node closed while it was idle fails before any answer:
-      // send once more on a new one.
-      if (pooled && !answered) {
+      // send once more on a new one. Not after a timeout: the node is silent, not gone, and
+      // another wait would only double the time it takes to notice.
+      const bool timed_out = e.code() == beast::error::timeout;
+      if (pooled && !answered && !timed_out) {
         std::lock_guard lock(mu_);
         idle_.clear();  // as old as the failed one: likely closed as well
         continue;
       }
       throw NodeError(
-          0, std::string(answered ? "node connection lost: " : "node unreachable: ") + e.what());
+          0, std::string(answered ? "node connection lost: " : "node unreachable: ") + e.what(), {},
+          timed_out);
     }
   }
 }

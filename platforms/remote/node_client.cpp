@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <system_error>
 #include <vector>
 
 namespace cei::remote {
@@ -78,9 +79,8 @@ class ValueSink final : public BodySink {
 struct NodeClient::Impl {
   std::string token;
   ClientOptions opt;
-  std::unique_ptr<http::client::http_client> client;     // ordinary requests
-  std::unique_ptr<http::client::http_client> long_poll;  // its timeout leaves room for the wait
-  std::unique_ptr<DataChannel> data;                     // PUT and GET of /v1/data
+  std::unique_ptr<http::client::http_client> client;  // every JSON request, long polls too
+  std::unique_ptr<DataChannel> data;                  // PUT and GET of /v1/data
 
   static http::client::http_client_config config(const ClientOptions& o,
                                                  std::chrono::milliseconds timeout) {
@@ -153,6 +153,9 @@ struct NodeClient::Impl {
     http::http_response resp;
     try {
       resp = c.request(r).get();
+    } catch (const http::http_exception& e) {
+      throw NodeError(0, std::string("node unreachable: ") + e.what(), {},
+                      e.error_code() == std::errc::timed_out);
     } catch (const std::exception& e) {
       throw NodeError(0, std::string("node unreachable: ") + e.what());
     }
@@ -190,8 +193,6 @@ NodeClient::NodeClient(const std::string& url, std::string token, ClientOptions 
   impl_->opt = options;
   impl_->client =
       std::make_unique<http::client::http_client>(url, Impl::config(options, options.timeout));
-  impl_->long_poll = std::make_unique<http::client::http_client>(
-      url, Impl::config(options, options.timeout + std::chrono::milliseconds(60000)));
   impl_->data = std::make_unique<DataChannel>(url, "Bearer " + impl_->token, options);
 }
 
@@ -270,11 +271,13 @@ std::string NodeClient::submit(const TaskRequest& req) {
 }
 
 TaskStatus NodeClient::status(const std::string& task, long wait_ms) {
+  // At most half the request timeout: the node answers within the other half or is down, so a
+  // frozen node is noticed within the timeout, as with any other request.
+  wait_ms = std::min<long>(wait_ms, static_cast<long>(impl_->opt.timeout.count() / 2));
   std::string path =
       "/v1/tasks/" + task + (wait_ms > 0 ? "?wait_ms=" + std::to_string(wait_ms) : "");
-  auto& c = wait_ms > 0 ? *impl_->long_poll : *impl_->client;
-  auto j = nlohmann::json::parse(
-      impl_->send(c, impl_->request(http::methods::GET, path), http::status_codes::OK));
+  auto j = nlohmann::json::parse(impl_->send(
+      *impl_->client, impl_->request(http::methods::GET, path), http::status_codes::OK));
   TaskStatus s;
   s.state = j.at("state").get<std::string>();
   if (auto e = j.find("error"); e != j.end()) s.error = e->get<std::string>();

@@ -27,10 +27,16 @@ namespace cei::remote {
 class NodeError : public std::runtime_error {
  public:
   NodeError(int status, const std::string& message,
-            std::chrono::seconds retry_after = std::chrono::seconds(0))
-      : std::runtime_error(message), status_(status), retry_after_(retry_after) {}
+            std::chrono::seconds retry_after = std::chrono::seconds(0), bool timed_out = false)
+      : std::runtime_error(message),
+        status_(status),
+        retry_after_(retry_after),
+        timed_out_(timed_out) {}
   int status() const { return status_; }  // the HTTP status, 0 when the node did not answer
   bool unreachable() const { return status_ == 0; }
+  // Unreachable because the node was silent past the request timeout (frozen, or the network
+  // gone), not because a connection was refused or closed.
+  bool timed_out() const { return timed_out_; }
   // 503: the node is over capacity, not failed; ask again after retry_after() (its Retry-After
   // header, at least 1 s).
   bool busy() const { return status_ == 503; }
@@ -39,10 +45,11 @@ class NodeError : public std::runtime_error {
  private:
   int status_;
   std::chrono::seconds retry_after_;
+  bool timed_out_;
 };
 
 struct ClientOptions {
-  std::chrono::milliseconds timeout{30000};  // per request (a long poll adds its wait)
+  std::chrono::milliseconds timeout{30000};  // per request, long polls included
   bool validate_certificates = true;         // https only
   std::string ca_file;                       // https: trust this PEM bundle besides the system's
 };
@@ -76,6 +83,8 @@ class NodeClient {
   std::size_t get(const std::string& id, const rt::TypeOps& type, void* value);
   void erase(const std::string& id);
   std::string submit(const TaskRequest& r);  // the task's id
+  // A long poll of wait_ms, cut to half the request timeout; a task not finished by then
+  // answers its current state.
   TaskStatus status(const std::string& task, long wait_ms = 0);
 
   struct Impl;

@@ -4,17 +4,24 @@
 //  - a node over capacity (503 with Retry-After) is busy, not failed: the task waits as the node
 //    says and asks again (forecasts add the wait, so new tasks go elsewhere meanwhile); a node
 //    still busy after the request timeout hands the task to another platform;
-//  - a node that fails mid-task is marked down (probed again after a doubling backoff) and the
-//    task is handed, unfinished, to another platform that can run it;
+//  - a node that does not answer within the request timeout (down, frozen, unreachable), or that
+//    turns out to be another one (restarted: a new instance; replaced: other CEs) when it answers
+//    as if it had lost our values (404, 400), is lost for the run: the runtime re-places its
+//    unfinished tasks through the policy. Under only:<node> the program stops instead, with a
+//    message naming the node and the cause (docs/remote.md);
+//  - a value's copy on the node is deleted once no replica of this platform holds its id, never
+//    while another upload of the same id (a version named like an earlier one) is in use;
 //  - every output Replica keeps its lineage (the CE and its input versions, so those stay alive
 //    until the output is safe on the host): when the node is gone, to_host recomputes the value
 //    on the host from them (recursively, if they too lived only on the node).
 #include "remote_platform.hpp"
 
 #include "node_client.hpp"
+#include "task_impl.hpp"
 
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/runtime.hpp>
+#include <cei/rt/trace/log.hpp>
 
 #include <algorithm>
 #include <condition_variable>
@@ -22,11 +29,13 @@
 #include <cstdlib>
 #include <deque>
 #include <future>
+#include <map>
 #include <mutex>
 #include <random>
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 namespace cei::remote {
 namespace {
@@ -48,12 +57,47 @@ struct Lineage {
   std::size_t output = 0;  // index of this value among the arguments
 };
 
+// What a node is: the process (its instance, new at every start) and the application it serves
+// (its CEs with their types). Another node at the same address holds none of our values.
+struct Identity {
+  std::string instance;
+  std::string ces;  // /v1/info's "ces", serialized
+};
+
+Identity identity_of(const nlohmann::json& info) {
+  return {info.value("instance", std::string()), info.at("ces").dump()};
+}
+
+// Why the node that answers now is not the one the platform started with, or "" if it is.
+std::string change(const Identity& was, const Identity& now) {
+  if (now.ces != was.ces) return "replaced by a node of another application (its CEs differ)";
+  if (now.instance != was.instance)
+    return "restarted (instance " + now.instance + ", was " + was.instance +
+           "): the values it held are gone";
+  return "";
+}
+
+// One hold on a value id on the node: the platform deletes the value there once no hold on its
+// id is left. Replicas of this platform hold their ids, and a task its outputs' ids from before
+// it is submitted, so a delete of an earlier value of that name never meets them.
+class NodeRef {
+ public:
+  NodeRef(RemotePlatform& p, std::string id);
+  NodeRef(NodeRef&& o) noexcept : p_(std::exchange(o.p_, nullptr)), id_(std::move(o.id_)) {}
+  NodeRef& operator=(NodeRef&&) = delete;
+  ~NodeRef();
+  const std::string& id() const { return id_; }
+
+ private:
+  RemotePlatform* p_;
+  std::string id_;
+};
+
 class RemoteReplica : public rt::Replica {
  public:
-  RemoteReplica(RemotePlatform& p, std::string id, const rt::TypeOps& type, std::size_t bytes,
+  RemoteReplica(RemotePlatform& p, NodeRef ref, const rt::TypeOps& type, std::size_t bytes,
                 std::shared_ptr<const Lineage> lineage = nullptr)
-      : p_(p), id_(std::move(id)), type_(type), bytes_(bytes), lineage_(std::move(lineage)) {}
-  ~RemoteReplica() override;
+      : p_(p), ref_(std::move(ref)), type_(type), bytes_(bytes), lineage_(std::move(lineage)) {}
   rt::Platform& owner() override;
   void to_host(void* dst, std::function<void(std::exception_ptr)> done) override;
   std::size_t bytes() const override { return bytes_; }
@@ -62,7 +106,7 @@ class RemoteReplica : public rt::Replica {
   void fetch(void* dst);
 
   RemotePlatform& p_;
-  std::string id_;
+  NodeRef ref_;
   const rt::TypeOps& type_;
   std::size_t bytes_;
   std::mutex mu_;
@@ -105,7 +149,7 @@ void recompute(const Lineage& l, void* dst) {
 class RemotePlatform : public rt::Platform {
  public:
   RemotePlatform(std::string name, std::string url, std::string token, RemoteOptions o)
-      : name_(std::move(name)), opt_(o), backoff_(o.retry_after) {
+      : name_(std::move(name)), url_(url), opt_(o) {
     set_prices({o.price_per_gb, o.price_per_hour});
     ClientOptions c;
     c.timeout = o.timeout;
@@ -116,7 +160,11 @@ class RemotePlatform : public rt::Platform {
     std::ostringstream s;
     s << std::hex << rd() << rd();
     session_ = s.str();
-    probe();
+    if (std::string why = probe(); !why.empty()) {
+      start_cause_ = lost_cause_ = std::move(why);
+      lost_ = true;
+      return;  // never offered a task: no threads
+    }
     for (std::size_t i = 0; i < std::max<std::size_t>(2, workers_); ++i)
       threads_.emplace_back([this] { loop(); });
   }
@@ -126,14 +174,14 @@ class RemotePlatform : public rt::Platform {
   const char* kind() const override { return "remote"; }
   bool can_run(const rt::CeInfo& ce) const override {
     std::lock_guard lock(mu_);
-    return up() && ces_.count(std::string(ce.interface_name) + "::" + ce.name) > 0;
+    return !lost_ && ces_.count(std::string(ce.interface_name) + "::" + ce.name) > 0;
   }
   std::size_t workers() const override { return workers_; }
 
   rt::Forecast forecast(const rt::Task& t) const override {
     rt::Forecast f;
     std::lock_guard lock(mu_);
-    if (!up()) {
+    if (lost_) {
       f.feasible = false;
       return f;
     }
@@ -163,9 +211,10 @@ class RemotePlatform : public rt::Platform {
   }
 
   void submit(rt::TaskPtr t) override {
+    const int attempt = rt::impl(t.get())->attempt();  // the runtime opened it for this platform
     {
       std::lock_guard lock(mu_);
-      queue_.push_back(std::move(t));
+      queue_.emplace_back(std::move(t), attempt);
       ++queued_;
     }
     cv_.notify_one();
@@ -181,19 +230,81 @@ class RemotePlatform : public rt::Platform {
     for (auto& th : threads_) th.join();
   }
 
-  NodeClient& client() { return *client_; }
+  NodeClient& client() { return *client_; }  // thread-safe
 
-  // A value the program no longer needs: deleted from the node by a platform thread.
-  void forget(std::string id) {
+  // Why the node was never usable (refused, unreachable, the token refused), or "". Set at
+  // construction, constant afterwards.
+  const std::string& unusable_cause() const { return start_cause_; }
+  bool lost() const { return lost_; }  // thread-safe
+
+  // Holds of value ids (NodeRef): the last one gone, a platform thread deletes the value from
+  // the node. Thread-safe.
+  void hold(const std::string& id) {
+    std::lock_guard lock(mu_);
+    ++refs_[id];
+  }
+  void release(const std::string& id) {
     {
       std::lock_guard lock(mu_);
-      if (stop_) return;
-      garbage_.push_back(std::move(id));
+      auto it = refs_.find(id);
+      if (--it->second > 0) return;
+      refs_.erase(it);
+      if (stop_ || lost_) return;  // nothing left to free on a lost node
+      garbage_.push_back(id);
     }
     cv_.notify_one();
   }
 
-  void note_transfer(std::size_t bytes, double seconds) {
+  // The node does not answer, or is another one: it gets no more tasks, the runtime re-places
+  // the unfinished ones, and the values it held are recomputed when needed. Under only:<node>
+  // the program stops here. Thread-safe; the first cause is the one reported.
+  void lose(const std::string& cause) {
+    {
+      std::lock_guard lock(mu_);
+      if (lost_) return;
+      lost_cause_ = cause;
+      lost_ = true;
+    }
+    ids_cv_.notify_all();
+    auto* rt = rt::Runtime::if_started();
+    if (sole()) {
+      std::fprintf(stderr,
+                   "cei: node %s (%s) lost: %s; the policy only:%s runs its tasks nowhere else\n",
+                   name_.c_str(), url_.c_str(), cause.c_str(), name_.c_str());
+      std::fflush(nullptr);  // what the program printed so far
+      // Not exit(): its handlers would wait for the tasks this node holds.
+      std::_Exit(3);
+    }
+    rt::log().warn(
+        "node {} ({}) lost: {}; its tasks go to the other platforms, and the values it held are "
+        "recomputed where needed",
+        name_, url_, cause);
+    if (rt) rt->platform_failed(*this);
+    {
+      std::lock_guard lock(mu_);
+      replaced_ = true;
+    }
+    ids_cv_.notify_all();
+  }
+
+  // After an answer that a node which lost our values would give (404, 400): whether it is
+  // still the node the platform started with. One that is not, or does not answer, is lost.
+  // Thread-safe.
+  bool still_same_node() {
+    std::string why;
+    try {
+      why = change(identity_, identity_of(client_->info()));
+    } catch (const NodeError& e) {
+      why = e.what();
+    } catch (const std::exception& e) {
+      why = std::string("malformed /v1/info: ") + e.what();
+    }
+    if (why.empty()) return true;
+    lose(why);
+    return false;
+  }
+
+  void note_transfer(std::size_t bytes, double seconds) {  // thread-safe
     if (bytes < (1u << 20) || seconds <= 0)
       return;  // small transfers measure latency, not bandwidth
     std::lock_guard lock(mu_);
@@ -201,7 +312,11 @@ class RemotePlatform : public rt::Platform {
   }
 
  private:
-  bool up() const { return Clock::now().time_since_epoch().count() >= down_until_.load(); }
+  // Whether the program's policy runs every task on this node (only:<node>).
+  bool sole() const {
+    auto* rt = rt::Runtime::if_started();
+    return rt && rt->policy() && rt->policy()->sole_platform() == name_;
+  }
   // Seconds until the node said it may take work again (0 when it did not say so).
   double busy_s() const {
     auto left = Clock::duration(busy_until_.load() - Clock::now().time_since_epoch().count());
@@ -209,7 +324,8 @@ class RemotePlatform : public rt::Platform {
   }
 
   // Sends a request that a node over capacity answers with 503: waits its Retry-After and asks
-  // again, for at most the request timeout in all, then lets the NodeError through.
+  // again, for at most the request timeout in all (without end under only:<node>, where no other
+  // platform may take the task), then lets the NodeError through.
   template <typename F>
   auto unless_busy(F&& request) {
     const auto deadline = Clock::now() + opt_.timeout;
@@ -217,7 +333,7 @@ class RemotePlatform : public rt::Platform {
       try {
         return request();
       } catch (const NodeError& e) {
-        if (!e.busy() || Clock::now() >= deadline) throw;
+        if (!e.busy() || (Clock::now() >= deadline && !sole())) throw;
         auto until = std::min<Clock::time_point>(Clock::now() + e.retry_after(), deadline);
         busy_until_ = until.time_since_epoch().count();
         std::this_thread::sleep_until(until);
@@ -225,33 +341,72 @@ class RemotePlatform : public rt::Platform {
     }
   }
 
-  // Latency (a health round trip) and the CEs the node serves; marks the node down on failure.
-  void probe() {
+  // The node's identity, the CEs it serves and the latency (a health round trip); the reason it
+  // cannot be used, or "".
+  std::string probe() {
     try {
-      auto t0 = Clock::now();
-      bool ok = client_->health();
-      double rtt = std::chrono::duration<double>(Clock::now() - t0).count();
-      if (!ok) throw NodeError(0, "no answer");
       auto info = client_->info();
+      auto t0 = Clock::now();
+      if (!client_->health()) return "no answer to /v1/health";
+      double rtt = std::chrono::duration<double>(Clock::now() - t0).count();
+      identity_ = identity_of(info);
       std::lock_guard lock(mu_);
       latency_s_ = rtt / 2;
-      ces_.clear();
       for (const auto& ce : info.at("ces")) {
         ces_.insert(ce.at("interface").get<std::string>() +
                     "::" + ce.at("name").get<std::string>());
       }
       workers_ = std::max<std::size_t>(1, info.at("load").at("workers").get<std::size_t>());
-      backoff_ = opt_.retry_after;
-      down_until_ = 0;
-    } catch (const std::exception&) {
-      mark_down();
+      return "";
+    } catch (const NodeError& e) {
+      return e.what();
+    } catch (const std::exception& e) {
+      return std::string("malformed /v1/info: ") + e.what();
     }
   }
 
-  void mark_down() {
-    std::lock_guard lock(mu_);
-    down_until_ = (Clock::now() + backoff_).time_since_epoch().count();
-    backoff_ = std::min(backoff_ * 2, std::chrono::milliseconds(60000));
+  // Waits until no upload or delete of `id` is under way.
+  void wait_idle(const std::string& id) {
+    std::unique_lock lock(mu_);
+    ids_cv_.wait(lock, [&] { return busy_ids_.count(id) == 0 || lost_; });
+  }
+
+  // Sends version v (ready) as `id` unless the node has it: one upload of an id at a time, so
+  // the readers of one version that come together send it once.
+  void upload_if_missing(rt::Task& t, rt::Version& v, const std::string& id) {
+    NodeRef ref(*this, id);
+    for (;;) {
+      wait_idle(id);
+      if (lost_) throw NodeError(0, "node lost");
+      if (v.replica_on(*this)) return;
+      std::lock_guard lock(mu_);
+      if (busy_ids_.insert(id).second) break;
+    }
+    struct Done {  // the upload's end, however it ends
+      RemotePlatform& p;
+      const std::string& id;
+      ~Done() {
+        {
+          std::lock_guard lock(p.mu_);
+          p.busy_ids_.erase(id);
+        }
+        p.ids_cv_.notify_all();
+      }
+    } done{*this, id};
+    wait_host(v);
+    std::size_t n = 0;
+    Clock::time_point t0, t1;  // the upload that succeeded, not the waits for a busy node
+    unless_busy([&] {
+      t0 = Clock::now();
+      n = client_->put(id, v.type(), v.host());  // from the host copy's memory
+      t1 = Clock::now();
+    });
+    const double s = std::chrono::duration<double>(t1 - t0).count();
+    note_transfer(n, s);
+    if (rt::observing()) rt::observe_transfer({this, t.id(), version_name(v), n, true, t0, t1});
+    t.timing().bytes_in += n;
+    t.timing().transfer_in_s += s;
+    v.add_replica(std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), n));
   }
 
   // "<session>-d3v2": the node's key for a version (fetch() reads the version's name back).
@@ -264,33 +419,20 @@ class RemotePlatform : public rt::Platform {
     if (v.state() == rt::Version::State::Failed) std::rethrow_exception(v.error());
   }
 
-  void run(rt::Task& t) {
+  // Attempt `attempt` of t; its outputs are published only if the attempt is still open then.
+  void run(rt::Task& t, int attempt) {
     auto& args = t.args();
     TaskRequest req{t.ce().interface_name, t.ce().name, {}, ""};
     auto& timing = t.timing();
     timing.start = Clock::now();
+    std::vector<NodeRef> outputs;  // one per output, in argument order
     for (std::size_t i = 0; i < args.size(); ++i) {
       auto& a = args[i];
+      if (a.out) outputs.emplace_back(*this, id_of(*a.out));
       if (a.in) {
         wait_ready(*a.in);
         std::string id = id_of(*a.in);
-        if (!a.in->replica_on(*this)) {
-          wait_host(*a.in);
-          std::size_t n = 0;
-          Clock::time_point t0, t1;  // the upload that succeeded, not the waits for a busy node
-          unless_busy([&] {
-            t0 = Clock::now();
-            n = client_->put(id, a.in->type(), a.in->host());  // from the host copy's memory
-            t1 = Clock::now();
-          });
-          const double s = std::chrono::duration<double>(t1 - t0).count();
-          note_transfer(n, s);
-          if (rt::observing())
-            rt::observe_transfer({this, t.id(), version_name(*a.in), n, true, t0, t1});
-          timing.bytes_in += n;
-          timing.transfer_in_s += s;
-          a.in->add_replica(std::make_shared<RemoteReplica>(*this, id, a.in->type(), n));
-        }
+        upload_if_missing(t, *a.in, id);
         if (i < t.ce().nparams) req.args.push_back({a.dir, id, a.out ? id_of(*a.out) : ""});
       } else if (i < t.ce().nparams) {
         req.args.push_back({a.dir, "", id_of(*a.out)});
@@ -298,16 +440,19 @@ class RemotePlatform : public rt::Platform {
         req.result = id_of(*a.out);
       }
     }
+    for (const auto& ref : outputs) wait_idle(ref.id());
     std::string task = unless_busy([&] { return client_->submit(req); });
     TaskStatus st;
     do {
-      st = client_->status(task, 30000);
-    } while (!st.finished());
+      st = client_->status(task, static_cast<long>(opt_.timeout.count()));
+    } while (!st.finished() && rt::impl(&t)->attempt() == attempt);
     timing.end = Clock::now();
     if (st.state == "failed") {
-      t.finish(std::make_exception_ptr(std::runtime_error(st.error)));
+      settle(t, attempt, std::make_exception_ptr(std::runtime_error(st.error)));
       return;
     }
+    // Settled meanwhile (the node was lost, the task timed out): its outputs are someone else's.
+    if (!st.finished() || !rt::impl(&t)->claim(attempt)) return;
     std::vector<rt::VersionPtr> inputs(args.size());
     std::vector<std::shared_ptr<void>> snapshots(args.size());
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -320,40 +465,87 @@ class RemotePlatform : public rt::Platform {
         inputs[i] = in;
       }
     }
-    for (std::size_t i = 0; i < args.size(); ++i) {
+    for (std::size_t i = 0, o = 0; i < args.size(); ++i) {
       auto& a = args[i];
       if (!a.out) continue;
       auto lineage = std::make_shared<Lineage>(Lineage{&t.ce(), inputs, snapshots, i});
-      a.out->publish_replica(std::make_shared<RemoteReplica>(*this, id_of(*a.out), a.out->type(),
-                                                             a.out->bytes(), std::move(lineage)));
+      a.out->publish_replica(std::make_shared<RemoteReplica>(
+          *this, std::move(outputs[o++]), a.out->type(), a.out->bytes(), std::move(lineage)));
     }
-    {
-      std::lock_guard lock(mu_);
-      backoff_ = opt_.retry_after;  // the node answers again: the next failure starts afresh
-    }
-    t.finish();
+    rt::impl(&t)->settle(nullptr);
   }
 
-  // The node failed this task (or stayed busy too long): another platform that can run it takes
-  // it over, unfinished.
-  void fail_over(const rt::TaskPtr& t, const NodeError& why) {
-    if (!why.busy()) mark_down();
+  // The verdict on attempt `attempt`, unless the runtime settled it already (moved, timed out).
+  static void settle(rt::Task& t, int attempt, std::exception_ptr error) {
+    auto* ti = rt::impl(&t);
+    if (ti->claim(attempt)) ti->settle(std::move(error));
+  }
+
+  // The node kept this task busy too long, or was lost after the runtime re-placed its tasks:
+  // another platform that can run it takes it over, unfinished, in a new attempt.
+  void fail_over(const rt::TaskPtr& t, int attempt, const std::string& why) {
+    auto* ti = rt::impl(t.get());
+    if (lost_) {
+      // Not before the runtime has re-placed the tasks it knew of: it would take this one again,
+      // in the attempt opened here.
+      std::unique_lock lock(mu_);
+      ids_cv_.wait(lock, [&] { return replaced_; });
+    }
+    if (!ti->claim(attempt)) return;  // re-placed already
     if (auto* rt = rt::Runtime::if_started()) {
       for (auto* p : rt->platforms()) {
         if (p != this && p->can_run(t->ce())) {
+          ti->open_attempt();
           rt->task_moved(*t, *p);
           p->submit(t);
           return;
         }
       }
     }
-    t->finish(
-        std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why.what())));
+    ti->settle(std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why)));
+  }
+
+  // A request failed without an answer: whether the node still answers as itself, so that the
+  // failure was its connection's (one the node closed, or one left from before a restart) and
+  // the task may be sent again. A node silent past the timeout is not asked again: it is lost.
+  bool connection_only(const NodeError& e) {
+    return e.unreachable() && !e.timed_out() && still_same_node();
+  }
+
+  // A request of t's attempt failed.
+  void failed(const rt::TaskPtr& t, int attempt, const NodeError& e) {
+    if (e.busy()) return fail_over(t, attempt, e.what());
+    if (e.unreachable())
+      lose(e.what());
+    else if (e.status() == 404 || e.status() == 400)
+      still_same_node();
+    if (lost_) return fail_over(t, attempt, e.what());
+    settle(*t, attempt, std::make_exception_ptr(e));
+  }
+
+  // Deletes from the node the values no hold names any more, but none that an upload or a new
+  // hold of the same id has taken back meanwhile.
+  void delete_unused(const std::vector<std::string>& ids) {
+    for (const auto& id : ids) {
+      {
+        std::lock_guard lock(mu_);
+        if (lost_ || refs_.count(id) > 0 || !busy_ids_.insert(id).second) continue;
+      }
+      try {
+        client_->erase(id);
+      } catch (const NodeError&) {  // already gone, or the node is: nothing left to free
+      }
+      {
+        std::lock_guard lock(mu_);
+        busy_ids_.erase(id);
+      }
+      ids_cv_.notify_all();
+    }
   }
 
   void loop() {
     for (;;) {
-      rt::TaskPtr t;
+      std::pair<rt::TaskPtr, int> job;
       std::vector<std::string> garbage;
       {
         std::unique_lock lock(mu_);
@@ -361,57 +553,73 @@ class RemotePlatform : public rt::Platform {
         garbage.swap(garbage_);
         if (queue_.empty() && garbage.empty()) return;
         if (!queue_.empty()) {
-          t = std::move(queue_.front());
+          job = std::move(queue_.front());
           queue_.pop_front();
         }
       }
-      if (up()) {
-        for (const auto& id : garbage) {
-          try {
-            client_->erase(id);
-          } catch (const NodeError&) {  // already gone, or the node is: nothing left to free
-          }
-        }
-      }
+      delete_unused(garbage);
+      auto& [t, attempt] = job;
       if (!t) continue;
-      try {
-        run(*t);
-      } catch (const NodeError& e) {
-        if (e.unreachable() || e.busy()) {
-          fail_over(t, e);
-        } else {
-          t->finish(std::current_exception());
+      if (lost_) {
+        std::string cause;
+        {
+          std::lock_guard lock(mu_);
+          cause = lost_cause_;
         }
-      } catch (...) {
-        t->finish(std::current_exception());
+        fail_over(t, attempt, cause);  // one the runtime submitted as the node was being lost
+      } else {
+        bool again = true;  // once, after a failed connection to a node that is still itself
+        for (;;) {
+          try {
+            run(*t, attempt);
+          } catch (const NodeError& e) {
+            if (std::exchange(again, false) && connection_only(e)) continue;
+            failed(t, attempt, e);
+          } catch (...) {
+            settle(*t, attempt, std::current_exception());
+          }
+          break;
+        }
       }
       std::lock_guard lock(mu_);
       --queued_;
     }
   }
 
-  std::string name_;
+  friend class NodeRef;
+
+  std::string name_, url_;
   RemoteOptions opt_;
   std::unique_ptr<NodeClient> client_;
   std::string session_;
+  Identity identity_;        // set by the first probe, constant afterwards
+  std::string start_cause_;  // why the first probe failed
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<rt::TaskPtr> queue_;
+  std::deque<std::pair<rt::TaskPtr, int>> queue_;  // with the attempt opened for this platform
   std::vector<std::string> garbage_;
+  std::map<std::string, int> refs_;  // holds per value id (NodeRef)
+  std::set<std::string> busy_ids_;   // ids with an upload or a delete under way
+  std::condition_variable ids_cv_;   // busy_ids_ lost one, the node was lost, or replaced_
+  std::atomic<bool> lost_{false};
+  std::string lost_cause_;
+  bool replaced_ = false;  // lost, and the runtime has re-placed the tasks it knew were here
   std::size_t queued_ = 0;
   bool stop_ = false;
   std::set<std::string> ces_;
   std::size_t workers_ = 1;
   double latency_s_ = 1e-3;
-  double bandwidth_ = 100e6;  // bytes/s until measured
-  std::chrono::milliseconds backoff_;
-  std::atomic<Clock::rep> down_until_{0};  // the node is not offered tasks before this
+  double bandwidth_ = 100e6;               // bytes/s until measured
   std::atomic<Clock::rep> busy_until_{0};  // the node's last Retry-After ends then
   std::vector<std::thread> threads_;
 };
 
-RemoteReplica::~RemoteReplica() {
-  p_.forget(std::move(id_));
+NodeRef::NodeRef(RemotePlatform& p, std::string id) : p_(&p), id_(std::move(id)) {
+  p.hold(id_);
+}
+
+NodeRef::~NodeRef() {
+  if (p_) p_->release(id_);
 }
 
 rt::Platform& RemoteReplica::owner() {
@@ -425,15 +633,20 @@ void RemoteReplica::fetch(void* dst) {
     lineage = lineage_;
   }
   try {
+    if (p_.lost()) throw NodeError(0, "node lost");
     const auto t0 = Clock::now();
-    std::size_t n = p_.client().get(id_, type_, dst);  // straight into dst's memory
+    std::size_t n = p_.client().get(ref_.id(), type_, dst);  // straight into dst's memory
     const auto t1 = Clock::now();
     p_.note_transfer(n, std::chrono::duration<double>(t1 - t0).count());
     // The task that asked for it is not known here: the host's own fetches and other platforms'
     // tasks alike show as task 0.
     if (rt::observing())
-      rt::observe_transfer({&p_, 0, id_.substr(id_.find('-') + 1), n, false, t0, t1});
+      rt::observe_transfer({&p_, 0, ref_.id().substr(ref_.id().find('-') + 1), n, false, t0, t1});
   } catch (const NodeError& e) {
+    if (e.unreachable())
+      p_.lose(e.what());
+    else if (e.status() == 404)
+      p_.still_same_node();
     if (!lineage || !(e.unreachable() || e.status() == 404)) throw;
     recompute(*lineage, dst);  // the node is gone (or lost the value): rebuild it here
   }
@@ -452,6 +665,36 @@ void RemoteReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
       done(std::current_exception());
     }
   }).detach();
+}
+
+// A node that was never usable: a warning says why, and that its tasks run elsewhere.
+void warn_unusable(const RemotePlatform& p, const std::string& url) {
+  rt::log().warn("node {} ({}) not used: {}; its tasks run on the other platforms", p.name(), url,
+                 p.unusable_cause());
+}
+
+// A node of the launch config or CEI_REMOTE. One that cannot be used (refused, unreachable, the
+// token refused) stops the program with status 2 when the launch policy is only:<node>: nothing
+// may run elsewhere, and nothing would run there.
+void add_node(rt::Runtime& rt, const std::string& name, const std::string& url,
+              const std::string& token, RemoteOptions o) {
+  auto p = std::make_unique<RemotePlatform>(name, url, token, o);
+  if (!p->unusable_cause().empty()) {
+    std::string policy;
+    try {
+      policy = rt::launch_config().policy.name;
+    } catch (const rt::ConfigError&) {  // reported by the policy factory
+    }
+    if (policy == "only:" + name) {
+      std::fprintf(stderr,
+                   "cei: node %s (%s) cannot be used: %s; the policy only:%s runs its tasks "
+                   "nowhere else\n",
+                   name.c_str(), url.c_str(), p->unusable_cause().c_str(), name.c_str());
+      std::exit(2);
+    }
+    warn_unusable(*p, url);
+  }
+  rt.add_platform(std::move(p));
 }
 
 // A number of CEI_REMOTE's `key`, the whole text of `v` and at least 0, or an invalid_argument
@@ -500,7 +743,7 @@ void add_from_env(rt::Runtime& rt) {
       }
     }
     try {
-      rt.add_platform(make_remote_platform(name, url, token, o));
+      add_node(rt, name, url, token, o);
     } catch (const std::invalid_argument& e) {  // the URL
       throw std::invalid_argument("CEI_REMOTE: " + name + ": " + e.what());
     }
@@ -523,7 +766,7 @@ void add_remote_platforms(rt::Runtime& rt) {
     o.price_per_gb = p.prices.per_gb;
     o.price_per_hour = p.prices.per_hour;
     if (p.power_configured) o.power_w = p.power.idle_w;  // the host idles while the node works
-    rt.add_platform(make_remote_platform(p.name, p.url, p.token, o));
+    add_node(rt, p.name, p.url, p.token, o);
   }
   try {
     add_from_env(rt);
@@ -542,7 +785,9 @@ const bool registered = rt::register_platform_factory("remote", add_remote_platf
 std::unique_ptr<rt::Platform> make_remote_platform(const std::string& name, const std::string& url,
                                                    const std::string& token,
                                                    RemoteOptions options) {
-  return std::make_unique<RemotePlatform>(name, url, token, options);
+  auto p = std::make_unique<RemotePlatform>(name, url, token, options);
+  if (!p->unusable_cause().empty()) warn_unusable(*p, url);
+  return p;
 }
 
 }  // namespace cei::remote

@@ -14,12 +14,15 @@
 namespace cei::remote {
 
 struct RemoteOptions {
-  // Per request: a node silent longer is down; a node busy (503) longer gets the task moved.
+  // Per request, long polls included: a node silent longer is lost for the run; a node busy
+  // (503) longer gets the task moved (unless the policy is only:<node>).
   std::chrono::milliseconds timeout{30000};
-  std::chrono::milliseconds retry_after{1000};  // first backoff after a failure (doubles, max 60 s)
-  double price_per_gb = 0;                      // cost model: data moved to or from the node
-  double price_per_hour = 0;                    // cost model: node compute time
-  double power_w = 0;                           // energy charged to the host while waiting (W)
+  // Unused: a node that fails is lost for the run, never retried (docs/remote.md, "A lost
+  // node"). Kept so that programs that set it still build, and CEI_REMOTE's retry_ms parses.
+  std::chrono::milliseconds retry_after{1000};
+  double price_per_gb = 0;    // cost model: data moved to or from the node
+  double price_per_hour = 0;  // cost model: node compute time
+  double power_w = 0;         // energy charged to the host while waiting (W)
   bool validate_certificates = true;
   std::string ca_file;
 };

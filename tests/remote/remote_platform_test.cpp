@@ -2,6 +2,7 @@
 // calls, and a node killed with SIGKILL mid-run costs time but not the result. A CEI_REMOTE that
 // does not parse stops the program with status 2, as a mistake in the launch config does.
 #include "node_client.hpp"
+#include "prefer_remote.hpp"
 #include "test_app.hpp"
 #include "worker_process.hpp"
 
@@ -25,18 +26,6 @@ namespace {
 
 using namespace cei::rt;
 using Vec = cei::Vector<float>;
-
-// Sends every task a remote platform can take there (what CEI_POLICY=only:<node> does).
-class PreferRemote : public Policy {
- public:
-  const char* name() const override { return "prefer-remote"; }
-  std::size_t choose(const CeInfo&, std::span<const Candidate> c) override {
-    for (std::size_t i = 0; i < c.size(); ++i) {
-      if (std::string_view(c[i].platform->kind()) == "remote") return i;
-    }
-    return 0;
-  }
-};
 
 // Which platform the runtime says finished each CE's tasks (what traces and the summary print),
 // and the transfers the platforms reported.
@@ -159,7 +148,7 @@ TEST_F(RemotePlatform, KillNineMidRunLosesNothing) {
   ASSERT_EQ(naps.size(), 1u);
   EXPECT_NE(naps[0], "node1");
   EXPECT_FALSE(Runtime::instance().find_platform("node1")->can_run(ce_add))
-      << "a dead node is backed off";
+      << "a dead node is lost for the run";
 }
 
 // Each case in a fresh process ("threadsafe" re-runs the test binary), whose runtime reads

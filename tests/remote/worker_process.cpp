@@ -55,15 +55,21 @@ int free_port() {
   return ntohs(a.sin_port);
 }
 
-WorkerProcess::WorkerProcess(std::vector<std::string> extra, std::string token)
+WorkerProcess::WorkerProcess(std::vector<std::string> extra, std::string token, int port,
+                             const char* binary)
     : token_(std::move(token)) {
-  port_ = free_port();
+  port_ = port != 0 ? port : free_port();
   url_ = "http://127.0.0.1:" + std::to_string(port_);
   token_file_ =
       "/tmp/cei-remote-test-token-" + std::to_string(getpid()) + "-" + std::to_string(port_);
   std::ofstream(token_file_) << token_ << "\n";
-  std::vector<std::string> args = {CEI_TEST_WORKER,       "--host",       "127.0.0.1", "--port",
-                                   std::to_string(port_), "--token-file", token_file_};
+  std::vector<std::string> args = {binary ? binary : CEI_TEST_WORKER,
+                                   "--host",
+                                   "127.0.0.1",
+                                   "--port",
+                                   std::to_string(port_),
+                                   "--token-file",
+                                   token_file_};
 #ifdef CEI_TEST_WORKER_EXECUTOR
   args.insert(args.end(), {"--executor", CEI_TEST_WORKER_EXECUTOR});
 #endif
@@ -97,8 +103,13 @@ void WorkerProcess::kill9() {
   pid_ = -1;
 }
 
+void WorkerProcess::freeze() {
+  if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
 void WorkerProcess::stop() {
   if (pid_ <= 0) return;
+  ::kill(pid_, SIGCONT);  // a frozen one too
   ::kill(pid_, SIGTERM);
   int status = 0;
   for (int i = 0; i < 100 && waitpid(pid_, &status, WNOHANG) == 0; ++i) {

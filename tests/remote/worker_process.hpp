@@ -8,8 +8,10 @@ namespace remote_test {
 
 class WorkerProcess {
  public:
-  // Extra command-line arguments follow --host/--port/--token-file.
-  explicit WorkerProcess(std::vector<std::string> extra = {}, std::string token = "test-token");
+  // Extra command-line arguments follow --host/--port/--token-file. `port` 0 takes a free one;
+  // `binary` null runs the test application's worker (CEI_TEST_WORKER).
+  explicit WorkerProcess(std::vector<std::string> extra = {}, std::string token = "test-token",
+                         int port = 0, const char* binary = nullptr);
   ~WorkerProcess();
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
@@ -18,8 +20,9 @@ class WorkerProcess {
   const std::string& token() const { return token_; }
   int port() const { return port_; }
   int pid() const { return pid_; }
-  void kill9();  // SIGKILL, as a crash
-  void stop();   // SIGTERM and wait
+  void kill9();   // SIGKILL, as a crash
+  void stop();    // SIGTERM and wait
+  void freeze();  // SIGSTOP: the process and its connections stay, and nothing answers
   // SIGTERM and wait up to 10 s: the node's exit status, or -1 when it had to be killed.
   int terminate();
 

@@ -19,6 +19,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 
 namespace cei::worker {
 
@@ -186,6 +187,13 @@ class Buffered final : public HttpExchange {
   Answer answer_;
 };
 
+std::string random_instance() {
+  std::random_device rd;
+  char hex[33];
+  std::snprintf(hex, sizeof hex, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+  return hex;
+}
+
 }  // namespace
 
 struct Node::Impl final : HttpHandler {
@@ -202,6 +210,9 @@ struct Node::Impl final : HttpHandler {
   std::map<const rt::CeInfo*, History> history;
   std::uint64_t next_task = 1;
   std::atomic<std::size_t> active{0};  // queued + running
+  // Differs for every start of a node: a client that finds another one at the same address
+  // knows that the values and tasks it left there are gone.
+  const std::string instance = random_instance();
 
   std::unique_ptr<HttpServer> server;  // last: it stops before what its handlers use goes
 
@@ -364,6 +375,7 @@ struct Node::Impl final : HttpHandler {
     }
     return {{"version", kVersion},
             {"api", "v1"},
+            {"instance", instance},
             {"ces", list},
             {"platforms", exec->platforms()},
             {"load",

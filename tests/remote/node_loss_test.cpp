@@ -1,0 +1,237 @@
+// A lost node (issue 19, findings 4 and 6), against real processes on 127.0.0.1: the program
+// (cei-node-loss-client) leaves a value on node1; then the node is frozen (SIGSTOP), restarted on
+// its port, or replaced there by another application's worker, and the program goes on. Under
+// CEI_POLICY=only:node1 it must stop with status 3 and a message naming the node and the cause;
+// under another policy it must finish with every result right and a warning naming the node.
+// Either within the request timeout + 10 s. A node that is not there, or refuses the token,
+// from the start stops only:node1 with status 2 (and is a warning under other policies), where
+// it once ran every task on the CPU without a word.
+#include "worker_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace remote_test {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kTimeoutMs = 1000;  // CEI_REMOTE's timeout_ms for node1
+constexpr auto kGrace = std::chrono::milliseconds(kTimeoutMs) + std::chrono::seconds(10);
+
+// The client program with its stdin, stdout and stderr on pipes.
+class Client {
+ public:
+  explicit Client(const std::vector<std::string>& env) {
+    int in[2], out[2], err[2];
+    if (pipe(in) != 0 || pipe(out) != 0 || pipe(err) != 0) throw std::runtime_error("pipe");
+    pid_ = fork();
+    if (pid_ == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);  // dies with the test, even one that aborts
+      dup2(in[0], 0);
+      dup2(out[1], 1);
+      dup2(err[1], 2);
+      for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) close(fd);
+      for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+      execl(CEI_LOSS_CLIENT, CEI_LOSS_CLIENT, nullptr);
+      _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    in_ = in[1];
+    fds_[0] = out[0];
+    fds_[1] = err[0];
+  }
+  ~Client() {
+    if (in_ >= 0) close(in_);
+    for (int fd : fds_)
+      if (fd >= 0) close(fd);
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  // Whether it printed "ready" before the deadline.
+  bool ready() {
+    pump([&] { return out_.find("ready\n") != std::string::npos; });
+    return out_.find("ready\n") != std::string::npos;
+  }
+  // Lets it go on (a line on its stdin).
+  void go() {
+    if (write(in_, "go\n", 3) != 3) ADD_FAILURE() << "the client's stdin is closed";
+    close(in_);
+    in_ = -1;
+  }
+  // Its exit status once it closed its output; -1 if it did not within the grace time (then it
+  // is killed), or ended by a signal.
+  int status() {
+    if (!pump([&] { return fds_[0] < 0 && fds_[1] < 0; })) return -1;
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  const std::string& out() const { return out_; }
+  const std::string& err() const { return err_; }
+
+ private:
+  // Reads stdout and stderr until done() or the grace time from now; false at the deadline.
+  bool pump(const std::function<bool()>& done) {
+    const auto deadline = Clock::now() + kGrace;
+    while (!done()) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0 || (fds_[0] < 0 && fds_[1] < 0)) return done();
+      pollfd p[2] = {{fds_[0], POLLIN, 0}, {fds_[1], POLLIN, 0}};
+      if (poll(p, 2, static_cast<int>(left)) <= 0) continue;
+      std::string* into[2] = {&out_, &err_};
+      for (int i = 0; i < 2; ++i) {
+        if (fds_[i] < 0 || p[i].revents == 0) continue;
+        char buf[4096];
+        ssize_t n = read(fds_[i], buf, sizeof buf);
+        if (n > 0) {
+          into[i]->append(buf, static_cast<std::size_t>(n));
+        } else {
+          close(fds_[i]);
+          fds_[i] = -1;
+        }
+      }
+    }
+    return true;
+  }
+
+  pid_t pid_ = -1;
+  int in_ = -1;
+  int fds_[2] = {-1, -1};  // its stdout, its stderr
+  std::string out_, err_;
+};
+
+// One CPU core and no OpenCL for the client: its platforms start in no time.
+const std::string& cpu_config() {
+  static const std::string path = [] {
+    std::string p = "/tmp/cei-node-loss-test-" + std::to_string(getpid()) + ".toml";
+    std::ofstream(p) << "[platforms.cpu]\ntype = \"cpu\"\ncores = 1\n";
+    return p;
+  }();
+  return path;
+}
+
+std::vector<std::string> client_env(const std::string& url, const std::string& token,
+                                    bool only_node1) {
+  std::vector<std::string> env = {
+      "CEI_PLATFORMS=" + cpu_config(),
+      "CEI_REMOTE=node1=" + url + ",token=" + token + ",timeout_ms=" + std::to_string(kTimeoutMs)};
+  if (only_node1) env.push_back("CEI_POLICY=only:node1");
+  return env;
+}
+
+// Runs the client against a node that `action` freezes, restarts or replaces once the client
+// left a value on it; returns the client when it has ended.
+std::unique_ptr<Client> run_with(bool only_node1,
+                                 const std::function<void(std::unique_ptr<WorkerProcess>&)>& action,
+                                 std::unique_ptr<WorkerProcess>& node) {
+  node = std::make_unique<WorkerProcess>();
+  auto client = std::make_unique<Client>(client_env(node->url(), node->token(), only_node1));
+  EXPECT_TRUE(client->ready()) << client->out() << client->err();
+  action(node);
+  client->go();
+  return client;
+}
+
+void freeze(std::unique_ptr<WorkerProcess>& node) {
+  node->freeze();
+}
+void restart(std::unique_ptr<WorkerProcess>& node) {
+  const int port = node->port();
+  const std::string token = node->token();
+  node->kill9();
+  node = std::make_unique<WorkerProcess>(std::vector<std::string>{}, token, port);
+}
+void replace(std::unique_ptr<WorkerProcess>& node) {
+  const int port = node->port();
+  const std::string token = node->token();
+  node->kill9();
+  node = std::make_unique<WorkerProcess>(std::vector<std::string>{}, token, port, CEI_OTHER_WORKER);
+}
+
+struct Case {
+  const char* name;
+  void (*action)(std::unique_ptr<WorkerProcess>&);
+  const char* cause;  // in the message
+};
+const Case kCases[] = {{"frozen", freeze, "node unreachable"},
+                       {"restarted", restart, "restarted (instance "},
+                       {"replaced", replace, "replaced by a node of another application"}};
+
+TEST(NodeLoss, OnlyNode1StopsWithStatus3NamingTheNodeAndTheCause) {
+  for (const Case& c : kCases) {
+    std::unique_ptr<WorkerProcess> node;
+    auto client = run_with(true, c.action, node);
+    EXPECT_EQ(client->status(), 3) << c.name << "\n" << client->out() << client->err();
+    EXPECT_NE(client->err().find("cei: node node1 (" + node->url() + ") lost: "), std::string::npos)
+        << c.name << "\n"
+        << client->err();
+    EXPECT_NE(client->err().find(c.cause), std::string::npos) << c.name << "\n" << client->err();
+    EXPECT_EQ(client->out().find("right"), std::string::npos) << c.name;
+  }
+}
+
+TEST(NodeLoss, OtherPoliciesFinishRightWithAWarning) {
+  for (const Case& c : kCases) {
+    std::unique_ptr<WorkerProcess> node;
+    auto client = run_with(false, c.action, node);
+    EXPECT_EQ(client->status(), 0) << c.name << "\n" << client->out() << client->err();
+    EXPECT_NE(client->out().find("right"), std::string::npos) << c.name << "\n" << client->out();
+    EXPECT_NE(client->err().find("node node1 (" + node->url() + ") lost: "), std::string::npos)
+        << c.name << "\n"
+        << client->err();
+    EXPECT_NE(client->err().find(c.cause), std::string::npos) << c.name << "\n" << client->err();
+  }
+}
+
+// Finding 6: the node is never usable.
+TEST(NodeLoss, AnUnusableNodeStopsOnlyNode1WithStatus2) {
+  WorkerProcess node;
+  const std::string nobody = "http://127.0.0.1:" + std::to_string(free_port());
+  const std::pair<std::string, std::string> cases[] = {
+      {nobody, "cei: node node1 (" + nobody + ") cannot be used: node unreachable"},
+      {node.url(), "cei: node node1 (" + node.url() + ") cannot be used: node answered 401"}};
+  for (const auto& [url, message] : cases) {
+    Client client(client_env(url, "wrong-token", true));
+    EXPECT_EQ(client.status(), 2) << url << "\n" << client.out() << client.err();
+    EXPECT_NE(client.err().find(message), std::string::npos) << client.err();
+    EXPECT_NE(client.err().find("the policy only:node1 runs its tasks nowhere else"),
+              std::string::npos)
+        << client.err();
+  }
+}
+
+TEST(NodeLoss, AnUnusableNodeIsAWarningUnderOtherPolicies) {
+  WorkerProcess node;
+  Client client(client_env(node.url(), "wrong-token", false));
+  ASSERT_TRUE(client.ready()) << client.out() << client.err();
+  client.go();
+  EXPECT_EQ(client.status(), 0) << client.out() << client.err();
+  EXPECT_NE(client.out().find("right"), std::string::npos) << client.out();
+  EXPECT_NE(client.err().find("node node1 (" + node.url() + ") not used: node answered 401"),
+            std::string::npos)
+      << client.err();
+}
+
+}  // namespace
+}  // namespace remote_test
