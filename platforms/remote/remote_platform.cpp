@@ -214,10 +214,27 @@ class RemotePlatform : public rt::Platform {
     const int attempt = rt::impl(t.get())->attempt();  // the runtime opened it for this platform
     {
       std::lock_guard lock(mu_);
-      queue_.emplace_back(std::move(t), attempt);
       ++queued_;
     }
-    cv_.notify_one();
+    // Into the loop's queue only once every input is ready: tasks may reach a platform out of
+    // program order (the exploration gate holds some back), and a loop thread waiting there for
+    // an input whose producer sits behind it in this queue would wait for ever.
+    auto pending = std::make_shared<std::atomic<int>>(1);
+    auto enqueue = [this, t, attempt] {
+      {
+        std::lock_guard lock(mu_);
+        queue_.emplace_back(t, attempt);
+      }
+      cv_.notify_one();
+    };
+    for (auto& a : t->args())
+      if (a.in && a.in->state() == rt::Version::State::Pending) {
+        pending->fetch_add(1);
+        a.in->on_ready([pending, enqueue] {
+          if (pending->fetch_sub(1) == 1) enqueue();
+        });
+      }
+    if (pending->fetch_sub(1) == 1) enqueue();
   }
 
   void shutdown() override {
