@@ -286,7 +286,7 @@ class RemotePlatform : public rt::Platform {
           const double s = std::chrono::duration<double>(t1 - t0).count();
           note_transfer(n, s);
           if (rt::observing())
-            rt::observe_transfer({this, t.id(), version_name(*a.in), n, true, t0, t1});
+            rt::observe_transfer({this, t.id(), data_name(*a.in), n, true, t0, t1});
           timing.bytes_in += n;
           timing.transfer_in_s += s;
           a.in->add_replica(std::make_shared<RemoteReplica>(*this, id, a.in->type(), n));
