@@ -17,7 +17,7 @@ void inlined() {
   // CHECK: ::cei::rt::in<std::vector<float>>(A[(0) * nb + (0)], "tile(0, 0)", &(A))
   // CHECK: ::cei::rt::in<std::vector<float>>(A[(1) * nb + (0)], "tile(1, 0)", &(A))
   // CHECK: ::cei::rt::inout<std::vector<float>>(A[(1) * nb + (1)], "tile(1, 1)", &(A))
-  // CHECK-NOT: tile(0, 0)
+  // CHECK-NOT: >>(tile(0, 0)
 }
 
 // -----
