@@ -137,7 +137,8 @@ Pending<R> call(const CeInfo& ce, A... args) {
 }
 
 // `x = ce(args)`: `target` is `out<R>(x, ...)`; the result becomes x's next value at the call,
-// named after x, as `assign(x, call<R>(ce, args...))` would make it a moment later.
+// named after x, as `assign(x, call<R>(ce, args...))` would make it a moment later. Thread-safe
+// as `call` is (the Analyzer's lock orders submissions).
 template <typename R, typename... A>
 void call_into(detail::ArgSpec target, const CeInfo& ce, A... args) {
   detail::ArgSpec specs[] = {args..., detail::ArgSpec{}};

@@ -66,7 +66,8 @@ class Version {
   virtual std::uint32_t number() const = 0;  // datum_id/number name it: "d3v2"
   // The program's text for the variable this value belongs to, as written at the CE call that
   // made or read it ("C[i]"): a string literal ceic wrote, so it lives as long as the program;
-  // null for values of no variable (results not assigned, temporaries).
+  // null for values of no variable (results not assigned, temporaries). Fixed at creation:
+  // thread-safe.
   virtual const char* variable() const { return nullptr; }
 
   enum class State : std::uint8_t { Pending, Ready, Failed };
