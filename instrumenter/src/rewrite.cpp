@@ -1,8 +1,9 @@
 // ceic --instrument: plans the edits from the collected facts, innermost first, and applies them
 // with clang::Rewriter. The rules (docs/instrumenter.md; each rule's test is
 // tests/instrumenter/rules/<rule>.cpp):
-//   x = ce(a);          -> ::cei::rt::assign(x, ::cei::rt::call<R>(CE, ARGS), ROOT);  result_assign
-//   T x = ce(a);        -> T x{}; ::cei::rt::Scope __cei_scope_x(x); ::cei::rt::assign(x, ...);
+//   x = ce(a);          -> ::cei::rt::call_into<R>(::cei::rt::out<R>(x, "x", ROOT), CE, ARGS);
+//                                                                                 result_assign
+//   T x = ce(a);        -> T x{}; ::cei::rt::Scope __cei_scope_x(x); ::cei::rt::call_into<R>(...);
 //                                                                               result_declared
 //   ce(a);              -> ::cei::rt::call<R>(CE, ARGS);                                void_call
 //   f(g(a)) (f, g CEs)  -> g's Pending goes straight into f's task                nested_call
@@ -32,6 +33,7 @@
 #include <clang/Tooling/Tooling.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <functional>
 #include <set>
@@ -93,6 +95,7 @@ class Planner {
   void find_pending();
 
   std::optional<std::string> root_text(const Root& r, const CeCall& c) const;
+  std::string name_arg(const Expr* e, const std::string& root) const;
   void refuse(const Root& r, const CeCall& c, const Expr* arg, const std::string& dir);
   bool binding_fix_it(const Root& r);
   bool conditional_fix_it(const Root& r, const CeCall& c);
@@ -329,6 +332,7 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
   if (!tracked_dir && same && param->isArithmeticType() && inner->isGLValue() &&
       r.kind == Root::Known && r.whole)
     exempt_.insert(r.node);
+  const bool by_value = same && param->isArithmeticType() && inner->isLValue();
   std::string value = text(arg->getSourceRange()), root;
   if (in_place && r.kind != Root::Known) {
     // An `in` the task would read in place, where later host writes would not wait for it: the
@@ -384,7 +388,27 @@ std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::strin
       value = *inlined;
     track(r, c);
   }
+  if (in_place || by_value) root = name_arg(arg, root);
   return "::cei::rt::" + dir + "<" + type + ">(" + value + root + ")";
+}
+
+// `, "C[i]"`, the argument as the program wrote it (api.hpp's `name`: what traces and graphs call
+// its data), then `root` (`, &(C)`); `, nullptr` where the file holds no text for it (a macro's).
+std::string Planner::name_arg(const Expr* e, const std::string& root) const {
+  std::string literal;
+  bool space = false;
+  for (char ch : original_text(e->getSourceRange())) {
+    if (std::isspace(static_cast<unsigned char>(ch))) {
+      space = true;  // one line, however the call was laid out
+      continue;
+    }
+    if (space && !literal.empty()) literal += ' ';
+    space = false;
+    if (ch == '"' || ch == '\\') literal += '\\';
+    literal += ch;
+  }
+  if (!literal.empty()) return ", \"" + literal + "\"" + root;
+  return root.empty() ? root : ", nullptr" + root;
 }
 
 std::optional<std::string> Planner::root_text(const Root& r, const CeCall& c) const {
@@ -531,9 +555,14 @@ bool Planner::plan_call(const CeCall& c) {
                             p.direction != model::Direction::In));
   }
   const std::string result = ce.result.kind == model::TypeKind::Void ? "void" : ce.result.spelling;
-  std::string call = "::cei::rt::call<" + result + ">(" + ce_symbol(ce);
-  for (const auto& a : args) call += ", " + a;
-  call += ")";
+  std::string arg_list = ce_symbol(ce);
+  for (const auto& a : args) arg_list += ", " + a;
+  const std::string call = "::cei::rt::call<" + result + ">(" + arg_list + ")";
+  // The result goes straight to its variable, `into` an out of it, which names it.
+  const auto call_into = [&](const std::string& into) {
+    return "::cei::rt::call_into<" + result + ">(::cei::rt::out<" + result + ">(" + into + "), " +
+           arg_list + ")";
+  };
 
   QualType r_type = c.native->getReturnType().getCanonicalType().getUnqualifiedType();
   DynTypedNode p;
@@ -566,9 +595,8 @@ bool Planner::plan_call(const CeCall& c) {
                 .inlined_lambda_call(lhs, {c.function, c.lambda},
                                      [&](const Expr* e) { return text(e->getSourceRange()); })
                 .value_or(text(lhs->getSourceRange()));
-        replace(call_range, call);
-        replace(ar,
-                "::cei::rt::assign(" + target + ", " + text(c.call->getSourceRange()) + root + ")");
+        replace(call_range, call_into(target + name_arg(lhs, root)));
+        replace(ar, text(c.call->getSourceRange()));
         return true;
       }
     }
@@ -582,9 +610,9 @@ bool Planner::plan_call(const CeCall& c) {
       Range dr = range_of(it->second->getSourceRange());
       if (dr.valid) {
         const std::string n = var->getNameAsString();
-        replace(call_range, call);
-        replace(dr, result + " " + n + "{}; ::cei::rt::Scope __cei_scope_" + n + "(" + n +
-                        "); ::cei::rt::assign(" + n + ", " + text(c.call->getSourceRange()) + ");");
+        replace(call_range, call_into(n + ", \"" + n + "\""));
+        replace(dr, result + " " + n + "{}; ::cei::rt::Scope __cei_scope_" + n + "(" + n + "); " +
+                        text(c.call->getSourceRange()) + ";");
         tracked_.insert(var);
         paths_[var].insert("");  // the task writes all of it: later elements of it overlap
         scoped_.insert(var);

@@ -420,7 +420,7 @@ class RemotePlatform : public rt::Platform {
     });
     const double s = std::chrono::duration<double>(t1 - t0).count();
     note_transfer(n, s);
-    if (rt::observing()) rt::observe_transfer({this, t.id(), version_name(v), n, true, t0, t1});
+    if (rt::observing()) rt::observe_transfer({this, t.id(), data_name(v), n, true, t0, t1});
     t.timing().bytes_in += n;
     t.timing().transfer_in_s += s;
     v.add_replica(std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), n));

@@ -51,15 +51,23 @@ Analyzer::Datum& Analyzer::datum(void* address, const void* root, const TypeOps&
   return d;
 }
 
-VersionPtr Analyzer::read_version(Datum& d) {
+VersionPtr Analyzer::read_version(Datum& d, const char* variable) {
   if (d.latest) return d.latest;
   if (d.host_alias) return d.host_alias;
-  d.host_alias = VersionImpl::ready(*d.type, d.id, 0, d.address, VersionImpl::Storage::HostAlias);
+  d.host_alias =
+      VersionImpl::ready(*d.type, d.id, 0, d.address, VersionImpl::Storage::HostAlias, variable);
   host_alias_created(d.address);
   return d.host_alias;
 }
 
-Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n) {
+void Analyzer::set_latest(Datum& d, VersionPtr v) {
+  d.latest = std::move(v);
+  d.host_alias.reset();  // readers from now on read the new value
+  dirty(d);
+}
+
+Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n,
+                              const detail::ArgSpec* into) {
   auto& args = t.args();
   std::lock_guard g(mu_);
   // Reads first, then writes: f(inout x, in x) reads x's value from before the call, never its
@@ -69,7 +77,7 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
     TaskArg a{s.dir, s.type, nullptr, nullptr};
     switch (s.kind) {
       case detail::ArgKind::Tracked:
-        if (s.dir != Dir::Out) a.in = read_version(datum(s.address, s.root, *s.type));
+        if (s.dir != Dir::Out) a.in = read_version(datum(s.address, s.root, *s.type), s.name);
         break;
       case detail::ArgKind::Captured:
         // The runtime owns the object now; an output to a temporary is produced and dropped.
@@ -87,8 +95,8 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
         } else {
           void* copy = s.type->create();
           s.type->copy(copy, s.address);
-          a.in =
-              VersionImpl::ready(*s.type, fresh_datum_id(), 0, copy, VersionImpl::Storage::Owned);
+          a.in = VersionImpl::ready(*s.type, fresh_datum_id(), 0, copy, VersionImpl::Storage::Owned,
+                                    s.name);
         }
         break;
       }
@@ -106,11 +114,9 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
     if (s.dir == Dir::In) continue;
     if (s.kind == detail::ArgKind::Tracked) {
       Datum& d = datum(s.address, s.root, *s.type);
-      auto out = VersionImpl::pending(*s.type, d.id, d.next_number++);
+      auto out = VersionImpl::pending(*s.type, d.id, d.next_number++, s.name);
       out->producer = t.id();
-      d.latest = args[i].out = std::move(out);
-      d.host_alias.reset();  // readers from now on read the new value
-      dirty(d);
+      set_latest(d, args[i].out = std::move(out));
     } else {
       args[i].out = VersionImpl::pending(*s.type, fresh_datum_id(), 1);
     }
@@ -127,7 +133,14 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
     t.done = VersionImpl::pending(type_ops<char>(), fresh_datum_id(), 1);
     return impl(t.done.get())->to_handle();
   }
-  auto result = VersionImpl::pending(*ce.result, fresh_datum_id(), 1);
+  std::shared_ptr<VersionImpl> result;
+  if (into) {
+    Datum& d = datum(into->address, into->root, *ce.result);
+    result = VersionImpl::pending(*ce.result, d.id, d.next_number++, into->name);
+    set_latest(d, result);
+  } else {
+    result = VersionImpl::pending(*ce.result, fresh_datum_id(), 1);
+  }
   result->producer = t.id();
   args.push_back(TaskArg{Dir::Out, ce.result, nullptr, result});
   return result->to_handle();
@@ -138,9 +151,7 @@ void Analyzer::assign(const TypeOps& type, void* target, const void* root, Versi
   {
     std::lock_guard g(mu_);
     Datum& d = datum(target, root, type);
-    d.latest = vi->shared_from_this();
-    d.host_alias.reset();  // readers from now on read the new value
-    dirty(d);
+    set_latest(d, vi->shared_from_this());
     d.next_number++;
   }
   vi->handle_release();

@@ -23,8 +23,9 @@ namespace cei::rt {
 class Analyzer {
  public:
   // Fills t's arguments (and the result's, for non-void CEs); returns the result's handle (a
-  // void CE's: a version that settles with the task).
-  Version* build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n);
+  // void CE's: a version that settles with the task). `into`: api.hpp's submit.
+  Version* build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n,
+                      const detail::ArgSpec* into);
   void assign(const TypeOps& type, void* target, const void* root, Version* v);
   // Brings host copies under root up to date; `write` also forgets them. Throws the first
   // failure among them (after handling all).
@@ -49,7 +50,10 @@ class Analyzer {
   };
 
   Datum& datum(void* address, const void* root, const TypeOps& type);
-  VersionPtr read_version(Datum& d);
+  // `variable`: the text of the call that reads it, for a host value read for the first time.
+  VersionPtr read_version(Datum& d, const char* variable);
+  // d's next value from now on (not produced yet).
+  void set_latest(Datum& d, VersionPtr v);
   std::vector<void*> data_under(const void* root);
   // Copies the latest value to the host object; returns its failure instead of throwing.
   std::exception_ptr update_host(Datum& d);

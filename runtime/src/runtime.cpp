@@ -131,13 +131,14 @@ bool register_policy_factory(PolicyFactory f) {
 RuntimeCore::RuntimeCore()
     : start(Clock::now()), max_in_flight_(env_size("CEI_MAX_IN_FLIGHT", std::size_t{1} << 16)) {}
 
-Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n) {
+Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n,
+                             const detail::ArgSpec* into) {
   if (in_flight.load(std::memory_order_relaxed) >= max_in_flight_)
     wait_in_flight(max_in_flight_ / 2);
   auto t = std::allocate_shared<TaskImpl>(PoolAllocator<TaskImpl>{}, *this,
                                           next_task_.fetch_add(1, std::memory_order_relaxed), ce,
                                           n + (ce.result ? 1 : 0), resolve_failure(ce));
-  Version* result = analyzer_.build_args(*t, args, n);
+  Version* result = analyzer_.build_args(*t, args, n, into);
   t->self = t;
   in_flight.fetch_add(1, std::memory_order_relaxed);
   if (ranking()) link(*t);
@@ -437,7 +438,7 @@ void RuntimeCore::observe_submitted(TaskImpl& t, std::span<const Candidate> cand
   for (auto& a : t.args())
     if (a.in)
       if (auto producer = static_cast<VersionImpl&>(*a.in).producer)
-        deps.push_back({producer, version_name(*a.in)});
+        deps.push_back({producer, data_name(*a.in)});
   for_observers(
       [&](Observer& o) { o.task_submitted(t, deps, candidates, chosen, policy->name()); });
 }
@@ -728,8 +729,8 @@ void release(Version* v) noexcept {
   impl(v)->handle_release();
 }
 
-Version* submit(const CeInfo& ce, ArgSpec* args, std::size_t n) {
-  return Runtime::instance().impl().submit(ce, args, n);
+Version* submit(const CeInfo& ce, ArgSpec* args, std::size_t n, const ArgSpec* into) {
+  return Runtime::instance().impl().submit(ce, args, n, into);
 }
 
 void assign(const TypeOps& type, void* target, const void* root, Version* v) {

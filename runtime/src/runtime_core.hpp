@@ -46,7 +46,8 @@ class RuntimeCore {
  public:
   RuntimeCore();
 
-  Version* submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n);
+  Version* submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n,
+                  const detail::ArgSpec* into);
   Analyzer& analyzer() { return analyzer_; }
 
   void observe_submitted(TaskImpl& t, std::span<const Candidate> candidates, std::size_t chosen);

@@ -9,21 +9,25 @@
 namespace cei::rt {
 
 std::shared_ptr<VersionImpl> VersionImpl::pending(const TypeOps& t, std::uint64_t datum,
-                                                  std::uint32_t number) {
-  return std::allocate_shared<VersionImpl>(PoolAllocator<VersionImpl>{}, t, datum, number);
+                                                  std::uint32_t number, const char* variable) {
+  return std::allocate_shared<VersionImpl>(PoolAllocator<VersionImpl>{}, t, datum, number,
+                                           variable);
 }
 
 std::shared_ptr<VersionImpl> VersionImpl::ready(const TypeOps& t, std::uint64_t datum,
-                                                std::uint32_t number, void* storage, Storage s) {
-  auto v = std::allocate_shared<VersionImpl>(PoolAllocator<VersionImpl>{}, t, datum, number);
+                                                std::uint32_t number, void* storage, Storage s,
+                                                const char* variable) {
+  auto v =
+      std::allocate_shared<VersionImpl>(PoolAllocator<VersionImpl>{}, t, datum, number, variable);
   v->storage_ = s;
   v->host_.store(storage, std::memory_order_relaxed);
   v->state_.store(State::Ready, std::memory_order_release);
   return v;
 }
 
-VersionImpl::VersionImpl(const TypeOps& t, std::uint64_t datum, std::uint32_t number)
-    : type_(&t), datum_(datum), number_(number) {}
+VersionImpl::VersionImpl(const TypeOps& t, std::uint64_t datum, std::uint32_t number,
+                         const char* variable)
+    : type_(&t), datum_(datum), number_(number), variable_(variable) {}
 
 VersionImpl::~VersionImpl() {
   void* h = host_.load(std::memory_order_relaxed);

@@ -33,19 +33,22 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   enum class Storage : std::uint8_t { Owned, HostAlias };
 
   // A value still to be produced by a task.
+  // `variable`: the program's text for it (Version::variable), a literal that outlives the runtime.
   static std::shared_ptr<VersionImpl> pending(const TypeOps& t, std::uint64_t datum,
-                                              std::uint32_t number);
+                                              std::uint32_t number, const char* variable = nullptr);
   // A value that exists now: owned storage (a captured argument) or the program's own object,
   // read in place (a host alias: never written, never freed by the runtime).
   static std::shared_ptr<VersionImpl> ready(const TypeOps& t, std::uint64_t datum,
-                                            std::uint32_t number, void* storage, Storage s);
+                                            std::uint32_t number, void* storage, Storage s,
+                                            const char* variable = nullptr);
 
-  VersionImpl(const TypeOps& t, std::uint64_t datum, std::uint32_t number);
+  VersionImpl(const TypeOps& t, std::uint64_t datum, std::uint32_t number, const char* variable);
   ~VersionImpl() override;
 
   const TypeOps& type() const override { return *type_; }
   std::uint64_t datum_id() const override { return datum_; }
   std::uint32_t number() const override { return number_; }
+  const char* variable() const override { return variable_; }
   State state() const override { return state_.load(std::memory_order_acquire); }
   std::exception_ptr error() const override;
   void on_ready(std::function<void()> cb) override;
@@ -95,6 +98,7 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   const TypeOps* type_;
   std::uint64_t datum_;
   std::uint32_t number_;
+  const char* variable_;
   std::atomic<State> state_{State::Pending};
   Storage storage_ = Storage::Owned;
   SpinLock lock_;

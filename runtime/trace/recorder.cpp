@@ -21,8 +21,8 @@ Task& readable(const Task& t) {
 std::vector<DataUse> data_uses(const Task& t) {
   std::vector<DataUse> uses;
   for (const TaskArg& a : readable(t).args()) {
-    if (a.in) uses.push_back({version_name(*a.in), Dir::In, a.in->bytes()});
-    if (a.out) uses.push_back({version_name(*a.out), Dir::Out, a.out->bytes()});
+    if (a.in) uses.push_back({data_name(*a.in), Dir::In, a.in->bytes()});
+    if (a.out) uses.push_back({data_name(*a.out), Dir::Out, a.out->bytes()});
   }
   return uses;
 }

@@ -13,6 +13,16 @@ std::string platform_color(const RunRecord& run, const std::string& platform) {
   return "#ffffff";
 }
 
+// A data name is the program's text (`m["key"] v1`): quoted for a DOT string.
+std::string dot_quoted(const std::string& text) {
+  std::string q;
+  for (char c : text) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q;
+}
+
 }  // namespace
 
 void write_dot(const RunRecord& run, std::ostream& out) {
@@ -29,7 +39,8 @@ void write_dot(const RunRecord& run, std::ostream& out) {
   for (const TaskRecord& t : run.tasks)
     for (const Dependency& d : t.deps)
       if (d.producer_task != 0)  // data the host produced is not a task
-        out << fmt::format("  t{} -> t{} [label=\"{}\"];\n", d.producer_task, t.id, d.version);
+        out << fmt::format("  t{} -> t{} [label=\"{}\"];\n", d.producer_task, t.id,
+                           dot_quoted(d.version));
   // A legend, so colors mean something without the trace at hand.
   out << "  subgraph cluster_legend {\n    label=\"platforms\";\n";
   for (std::size_t i = 0; i < run.platforms.size(); ++i)

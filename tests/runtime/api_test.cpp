@@ -116,7 +116,8 @@ TEST(Api, ScopeEndForgetsTheData) {
 TEST(Api, RootSyncCoversElements) {
   std::vector<std::int64_t> v(3, 0);
   for (int i = 0; i < 3; ++i)
-    for (int k = 0; k <= i; ++k) rt::call<void>(increment, rt::inout<std::int64_t>(v[i], &v));
+    for (int k = 0; k <= i; ++k)
+      rt::call<void>(increment, rt::inout<std::int64_t>(v[i], nullptr, &v));
   EXPECT_EQ(rt::sync(v), (std::vector<std::int64_t>{1, 2, 3}));
 }
 

@@ -30,7 +30,7 @@ namespace cei::opencl {
 
 class DeviceReplica;
 
-using rt::version_name;
+using rt::data_name;
 
 // True on a thread inside one of this platform's OpenCL event callbacks, where enqueueing or
 // blocking is not allowed.
@@ -48,6 +48,7 @@ struct Running {
     std::size_t host_bytes = 0;
     std::uint64_t datum = 0;
     std::uint32_t number = 0;
+    const char* variable = nullptr;
   };
   std::vector<Copy> writes, reads;
   int queue = 0;          // index of the compute queue that runs its kernel: its lane in the trace
@@ -252,6 +253,7 @@ class DeviceReplica : public rt::Replica, public std::enable_shared_from_this<De
   std::array<std::int64_t, 3> extents_;
   std::uint64_t datum_;  // the version's name, for the trace of reads
   std::uint32_t number_;
+  const char* variable_;
 };
 
 }  // namespace cei::opencl

@@ -194,7 +194,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
                                    a.type->data(views[i].host), 0, nullptr, &ev),
               "clEnqueueWriteBuffer");
         enqueued(write_queue());
-        r->writes.push_back({Event(ev), bytes, a.in->datum_id(), a.in->number()});
+        r->writes.push_back({Event(ev), bytes, a.in->datum_id(), a.in->number(), a.in->variable()});
         r->bytes_in += bytes;
         ready = ev;
         // A value read in place is kept for later tasks; one updated in place is the output.
@@ -310,8 +310,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         check(clEnqueueReadBuffer(read_queue(), out_mem[i].get(), CL_FALSE, 0, bytes_of(i),
                                   t.data(obj), 1, &kev, &ev),
               "clEnqueueReadBuffer");
-        r->reads.push_back(
-            {Event(ev), bytes_of(i), args[i].out->datum_id(), args[i].out->number()});
+        r->reads.push_back({Event(ev), bytes_of(i), args[i].out->datum_id(), args[i].out->number(),
+                            args[i].out->variable()});
         r->bytes_out += bytes_of(i);
       }
       release_injected();
@@ -401,7 +401,7 @@ void OpenCLPlatform::Impl::record(Running& r) {
       for (const Running::Copy& c : *list) {
         const auto& span = copies[i++];
         if (c.host_bytes == 0) continue;  // a copy on the device moves nothing to or from the host
-        trace.transfer({&self, r.task->id(), version_name(c.datum, c.number), c.host_bytes,
+        trace.transfer({&self, r.task->id(), data_name(c.variable, c.datum, c.number), c.host_bytes,
                         list == &r.writes, host_time(span.first), host_time(span.second)});
       }
   }

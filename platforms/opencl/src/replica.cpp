@@ -14,7 +14,8 @@ DeviceReplica::DeviceReplica(std::shared_ptr<OpenCLPlatform::Impl> impl, Mem mem
       bytes_(bytes),
       extents_(extents),
       datum_(of.datum_id()),
-      number_(of.number()) {
+      number_(of.number()),
+      variable_(of.variable()) {
   std::lock_guard lock(impl_->mem_mu);
   impl_->resident.emplace(this, OpenCLPlatform::Impl::Resident{{}, bytes_, ++impl_->tick});
   impl_->used += bytes_;
@@ -54,7 +55,8 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
               // Now is the read's end, give or take the callback's delay. Whoever asked (the host,
               // another platform's task) is not known here: task 0.
               const rt::Clock::time_point end = rt::Clock::now();
-              impl->trace.transfer({&impl->self, 0, version_name(self->datum_, self->number_),
+              impl->trace.transfer({&impl->self, 0,
+                                    data_name(self->variable_, self->datum_, self->number_),
                                     self->bytes(), false,
                                     end - std::chrono::duration_cast<rt::Clock::duration>(
                                               std::chrono::nanoseconds(span.second - span.first)),

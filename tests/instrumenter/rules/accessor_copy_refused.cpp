@@ -28,7 +28,7 @@ void instead() {
   std::vector<Row> v(3, Row(2, 1.0f));
   auto tile = [&](int i) -> Row& { return v[i]; };
   vec::bump(tile(0), 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(v[(0)], &(v))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(v[(0)], "tile(0)", &(v))
   vec::bump(of_ref(v[1]), 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(of_ref(v[1]), &(v))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(of_ref(v[1]), "of_ref(v[1])", &(v))
 }

@@ -14,10 +14,10 @@ void inlined() {
   auto tile = [&](int i, int j) -> Row& { return A[i * nb + j]; };
   // CHECK: return ::cei::rt::sync(A)[i * nb + j];
   vec::axpy(tile(0, 0), tile(1, 0), tile(1, 1));
-  // CHECK: ::cei::rt::in<std::vector<float>>(A[(0) * nb + (0)], &(A))
-  // CHECK: ::cei::rt::in<std::vector<float>>(A[(1) * nb + (0)], &(A))
-  // CHECK: ::cei::rt::inout<std::vector<float>>(A[(1) * nb + (1)], &(A))
-  // CHECK-NOT: tile(0, 0)
+  // CHECK: ::cei::rt::in<std::vector<float>>(A[(0) * nb + (0)], "tile(0, 0)", &(A))
+  // CHECK: ::cei::rt::in<std::vector<float>>(A[(1) * nb + (0)], "tile(1, 0)", &(A))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(A[(1) * nb + (1)], "tile(1, 1)", &(A))
+  // CHECK-NOT: >>(tile(0, 0)
 }
 
 // -----
@@ -27,9 +27,9 @@ void called() {
   int k = 1;
   auto shifted = [&A, k](int i) -> Row& { return A[i + k]; };
   vec::bump(shifted(0), 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(shifted(0), &(A))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(shifted(0), "shifted(0)", &(A))
   auto tile = [&](int i) -> Row& { return A[i]; };
   int i = 0;
   vec::bump(tile(i++), 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(tile(i++), &(A))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(tile(i++), "tile(i++)", &(A))
 }

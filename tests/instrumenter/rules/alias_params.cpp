@@ -19,7 +19,7 @@ float step(Row& x, const Row& y) {
 float element_and_container(Row& r, std::vector<Row>& all) {
   vec::bump(r, 2.0f);
   float t = vec::total(all[0]);
-  // CHECK: in<std::vector<float>>(((void)::cei::rt::sync_read(r), all)[0], &(all))
+  // CHECK: in<std::vector<float>>(((void)::cei::rt::sync_read(r), all)[0], "all[0]", &(all))
   all[1][0] = 4.0f;
   // CHECK: ((void)::cei::rt::sync(r), ::cei::rt::sync(all))[1][0] = 4.0f;
   return t + table[0][0];
@@ -29,8 +29,8 @@ float element_and_container(Row& r, std::vector<Row>& all) {
 void same_type(Row& a, Row& b) {
   vec::bump(a, 1.0f);
   vec::axpy(a, a, b);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(a)
-  // CHECK: ::cei::rt::inout<std::vector<float>>(b)
+  // CHECK: ::cei::rt::inout<std::vector<float>>(a, "a")
+  // CHECK: ::cei::rt::inout<std::vector<float>>(b, "b")
   // CHECK-NOT: sync(a)
 }
 

@@ -26,6 +26,6 @@ void instead(bool c) {
     vec::bump(v[0], 1.0f);
   else
     vec::bump(v[1], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(v[0], &(v))
-  // CHECK: ::cei::rt::inout<std::vector<float>>(v[1], &(v))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(v[0], "v[0]", &(v))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(v[1], "v[1]", &(v))
 }

@@ -9,14 +9,14 @@
 void accessors() {
   std::vector<Row> grid(4, Row(8, 1.0f));
   vec::bump(grid.at(1), 2.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(grid.at(1), &(grid))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(grid.at(1), "grid.at(1)", &(grid))
   vec::bump(grid.front(), 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(grid.front(), &(grid))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(grid.front(), "grid.front()", &(grid))
   std::deque<Row> dq(2);
   vec::axpy(grid.back(), dq.front(), dq.back());
-  // CHECK: ::cei::rt::in<std::vector<float>>(grid.back(), &(grid))
-  // CHECK: ::cei::rt::in<std::vector<float>>(dq.front(), &(dq))
-  // CHECK: ::cei::rt::inout<std::vector<float>>(dq.back(), &(dq))
+  // CHECK: ::cei::rt::in<std::vector<float>>(grid.back(), "grid.back()", &(grid))
+  // CHECK: ::cei::rt::in<std::vector<float>>(dq.front(), "dq.front()", &(dq))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(dq.back(), "dq.back()", &(dq))
 }
 
 // -----

@@ -23,39 +23,39 @@ struct Holder {
 void elements() {
   Row r(2, 1.0f);
   vec::bump(r, 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(r)
+  // CHECK: ::cei::rt::inout<std::vector<float>>(r, "r")
   Holder h;
   vec::bump(h.row, 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(h.row, &(h))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(h.row, "h.row", &(h))
   Row a[2];
   vec::bump(a[1], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(a[1], &(a))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(a[1], "a[1]", &(a))
   std::vector<Row> v(2);
   vec::bump(v[0], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(v[0], &(v))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(v[0], "v[0]", &(v))
   std::array<Row, 2> arr;
   vec::bump(arr[1], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(arr[1], &(arr))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(arr[1], "arr[1]", &(arr))
   std::deque<Row> dq(2);
   vec::bump(dq[1], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(dq[1], &(dq))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(dq[1], "dq[1]", &(dq))
   std::map<int, Row> m;
   vec::bump(m[3], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(m[3], &(m))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(m[3], "m[3]", &(m))
   std::unordered_map<int, Row> um;
   vec::bump(um[3], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(um[3], &(um))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(um[3], "um[3]", &(um))
   std::valarray<double> va(2);
   ops::accumulate(va[1], 1.0);
-  // CHECK: ::cei::rt::inout<double>(va[1], &(va))
+  // CHECK: ::cei::rt::inout<double>(va[1], "va[1]", &(va))
   cei::Matrix<double> mx(2, 2);
   ops::accumulate(mx(0, 1), 1.0);
-  // CHECK: ::cei::rt::inout<double>(mx(0, 1), &(mx))
+  // CHECK: ::cei::rt::inout<double>(mx(0, 1), "mx(0, 1)", &(mx))
   ops::accumulate(h.acc, 1.0);
-  // CHECK: ::cei::rt::inout<double>(h.acc, &(h))
+  // CHECK: ::cei::rt::inout<double>(h.acc, "h.acc", &(h))
   std::vector<std::vector<Row>> nested(2, std::vector<Row>(2));
   vec::bump(nested[1][0], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(nested[1][0], &(nested))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(nested[1][0], "nested[1][0]", &(nested))
 }
 
 // -----

@@ -17,5 +17,5 @@ long through_header() {
 long in_source() {
   Vec v = {1, 2};
   return ops::sum(v);
-  // CHECK: return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v)).get();
+  // CHECK: return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v, "v")).get();
 }

@@ -17,21 +17,21 @@ struct Stats {
 void by_address(const Row& row) {
   Vec v = {1, 2};
   ops::sum(v);
-  // CHECK: ::cei::rt::in<std::vector<long>>(v)
+  // CHECK: ::cei::rt::in<std::vector<long>>(v, "v")
   long n = 3;
   ops::iota(n, 0);
-  // CHECK: ::cei::rt::in<long>(n)
+  // CHECK: ::cei::rt::in<long>(n, "n")
   Stats s;
   s.total = ops::busy(1, 1);
   ops::sum(s.hist);
-  // CHECK: ::cei::rt::in<std::vector<long>>(s.hist, &(s))
+  // CHECK: ::cei::rt::in<std::vector<long>>(s.hist, "s.hist", &(s))
   ops::busy(s.total, 1);
-  // CHECK: ::cei::rt::in<long>(::cei::rt::sync_read(s).total)
+  // CHECK: ::cei::rt::in<long>(::cei::rt::sync_read(s).total, "s.total")
   std::vector<Row> rows(2, Row(2, 1.0f));
   vec::total(rows[1]);
-  // CHECK: ::cei::rt::in<std::vector<float>>(rows[1], &(rows))
+  // CHECK: ::cei::rt::in<std::vector<float>>(rows[1], "rows[1]", &(rows))
   vec::total(row);
-  // CHECK: ::cei::rt::in<std::vector<float>>(row)
+  // CHECK: ::cei::rt::in<std::vector<float>>(row, "row")
   // CHECK-NOT: sync_read(v)
   // CHECK-NOT: sync_read(n)
 }

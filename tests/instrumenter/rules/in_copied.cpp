@@ -31,7 +31,7 @@ void moved() {
   long s = 0;
   s += ops::sum(std::move(v));
   // the CE takes a const reference: the task reads v in place, and nothing moves from it
-  // CHECK: ::cei::rt::in<std::vector<long>>(static_cast<const std::vector<long>&>(std::move(v)), &(v))
+  // CHECK: ::cei::rt::in<std::vector<long>>(static_cast<const std::vector<long>&>(std::move(v)), "std::move(v)", &(v))
   s += ops::sum(v);
 }
 

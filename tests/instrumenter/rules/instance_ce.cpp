@@ -10,13 +10,13 @@ struct Pair {
 void instance() {
   Counter c;
   c.bump(1);
-  // CHECK: ::cei::rt::call<void>(__cei_ce_CounterCEI_bump, ::cei::rt::inout<Counter>(c), ::cei::rt::in<long>(1));
+  // CHECK: ::cei::rt::call<void>(__cei_ce_CounterCEI_bump, ::cei::rt::inout<Counter>(c, "c"), ::cei::rt::in<long>(1));
   Pair p;
   p.first.bump(2);
-  // CHECK: ::cei::rt::inout<Counter>(p.first, &(p))
+  // CHECK: ::cei::rt::inout<Counter>(p.first, "p.first", &(p))
   std::vector<Counter> cs(2);
   cs[1].bump(3);
-  // CHECK: ::cei::rt::inout<Counter>(cs[1], &(cs))
+  // CHECK: ::cei::rt::inout<Counter>(cs[1], "cs[1]", &(cs))
   long v = c.value;
   // CHECK: long v = ::cei::rt::sync_read(c).value;
   (void)v;

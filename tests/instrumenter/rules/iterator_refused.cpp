@@ -28,8 +28,8 @@ void refused(std::unique_ptr<Row>& owned, std::unique_ptr<Holder>& holder) {
 void instead() {
   std::vector<Row> v(3, Row(2, 1.0f));
   for (std::size_t i = 0; i < v.size(); ++i) vec::bump(v[i], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(v[i], &(v))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(v[i], "v[i]", &(v))
   std::vector<Holder> hs(2);
   vec::bump(hs[0].row, 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(hs[0].row, &(hs))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(hs[0].row, "hs[0].row", &(hs))
 }

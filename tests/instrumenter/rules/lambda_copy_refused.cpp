@@ -17,9 +17,9 @@ long refused() {
 long instead() {
   Vec v = {1, 2};
   auto f = [&v] { return ops::sum(v); };
-  // CHECK: auto f = [&v] { return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v)).get(); };
+  // CHECK: auto f = [&v] { return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v, "v")).get(); };
   long n = 3;
   auto g = [n] { return ops::busy(n, 1); };
-  // CHECK: auto g = [n] { return ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(n), ::cei::rt::in<long>(1)).get(); };
+  // CHECK: auto g = [n] { return ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(n, "n"), ::cei::rt::in<long>(1)).get(); };
   return f() + g();
 }

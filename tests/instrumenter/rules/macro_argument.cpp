@@ -13,12 +13,12 @@
 float accepted() {
   Row a(3, 1.0f);
   vec::bump(WHOLE(a), 1.0f);
-  // CHECK: inout<std::vector<float>>(WHOLE(a))
+  // CHECK: inout<std::vector<float>>(WHOLE(a), "WHOLE(a)")
   std::vector<Row> grid(2, Row(3, 1.0f));
   vec::bump(AT(grid, 0), 5.0f);
-  // CHECK: inout<std::vector<float>>(AT(grid, 0), &(grid))
+  // CHECK: inout<std::vector<float>>(AT(grid, 0), "AT(grid, 0)", &(grid))
   BUMP(grid[1], 2.0f);
-  // CHECK: inout<std::vector<float>>(grid[1], &(grid))
+  // CHECK: inout<std::vector<float>>(grid[1], "grid[1]", &(grid))
   std::vector<Row> rows(2, Row(3, 1.0f));
   return vec::total(ROW(1));
   // CHECK: in<std::vector<float>>(static_cast<std::vector<float>>(static_cast<const std::vector<float>&>(ROW(1))))

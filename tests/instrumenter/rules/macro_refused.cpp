@@ -17,5 +17,5 @@ long refused() {
 long rewritten() {
   Vec v = {1, 2};
   return TOTAL(v) + 1;
-  // CHECK: return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v)).get() + 1;
+  // CHECK: return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v, "v")).get() + 1;
 }

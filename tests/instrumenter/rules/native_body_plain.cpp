@@ -11,4 +11,4 @@ long checked_div(long a, long b) { return busy(a, 1) / busy(b, 1); }
 // -----
 // Near form: the same calls in a function that is no CE's implementation are tasks.
 long not_this_rule(long a, long b) { return ops::busy(a, 1) / ops::busy(b, 1); }
-// CHECK: return ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(a), ::cei::rt::in<long>(1)).get() / ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(b), ::cei::rt::in<long>(1)).get();
+// CHECK: return ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(a, "a"), ::cei::rt::in<long>(1)).get() / ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(b, "b"), ::cei::rt::in<long>(1)).get();

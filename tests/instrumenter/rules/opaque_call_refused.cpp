@@ -39,7 +39,7 @@ void refused(Base& b, std::function<Row&(int)> f, std::unique_ptr<Row[]>& owned,
 void instead(Base& b) {
   std::vector<Row> v(3, Row(2, 1.0f));
   vec::bump(v[0], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(v[0], &(v))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(v[0], "v[0]", &(v))
   vec::bump(b.own, 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(b.own, &(b))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(b.own, "b.own", &(b))
 }

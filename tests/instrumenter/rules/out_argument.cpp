@@ -12,12 +12,12 @@ struct Stats {
 void directions() {
   Vec v;
   ops::fill(v, 3, 1);
-  // CHECK: ::cei::rt::call<void>(__cei_ce_OpsCEI_fill, ::cei::rt::out<std::vector<long>>(v), ::cei::rt::in<long>(3), ::cei::rt::in<long>(1));
+  // CHECK: ::cei::rt::call<void>(__cei_ce_OpsCEI_fill, ::cei::rt::out<std::vector<long>>(v, "v"), ::cei::rt::in<long>(3), ::cei::rt::in<long>(1));
   ops::scale(v, 2);
-  // CHECK: ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(v), ::cei::rt::in<long>(2));
+  // CHECK: ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(v, "v"), ::cei::rt::in<long>(2));
   Stats s;
   ops::fill(s.hist, 2, 0);
-  // CHECK: ::cei::rt::out<std::vector<long>>(s.hist, &(s))
+  // CHECK: ::cei::rt::out<std::vector<long>>(s.hist, "s.hist", &(s))
   long first = v[0];
   // CHECK: long first = ::cei::rt::sync_read(v)[0];
   (void)first;

@@ -26,13 +26,13 @@ void refused(Holder* h, Counter* counter, Row* q) {
 void instead(Holder& h, Counter& counter) {
   std::vector<Row> v(3, Row(2, 1.0f));
   vec::bump(v[1], 3.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(v[1], &(v))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(v[1], "v[1]", &(v))
   Row& r = v[1];
   vec::total(r);
-  // CHECK: ::cei::rt::in<std::vector<float>>(r, &(v))
+  // CHECK: ::cei::rt::in<std::vector<float>>(r, "r", &(v))
   vec::bump(h.row, 1.0f);
   // Two reference parameters of different types may alias (alias_params): each waits for the other.
-  // CHECK: ::cei::rt::inout<std::vector<float>>(((void)::cei::rt::sync(counter), h).row, &(h))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(((void)::cei::rt::sync(counter), h).row, "h.row", &(h))
   counter.bump(1);
-  // CHECK: ::cei::rt::call<void>(__cei_ce_CounterCEI_bump, ::cei::rt::inout<Counter>(((void)::cei::rt::sync(h), counter)), ::cei::rt::in<long>(1));
+  // CHECK: ::cei::rt::call<void>(__cei_ce_CounterCEI_bump, ::cei::rt::inout<Counter>(((void)::cei::rt::sync(h), counter), "counter"), ::cei::rt::in<long>(1));
 }

@@ -8,13 +8,13 @@
 void range_for() {
   std::vector<Row> A(3, Row(2, 1.0f));
   for (auto& row : A) vec::bump(row, 2.0f);
-  // CHECK: for (auto& row : A) ::cei::rt::call<void>(__cei_ce_RowsCEI_bump, ::cei::rt::inout<std::vector<float>>(row, &(A)), ::cei::rt::in<float>(2.0f));
+  // CHECK: for (auto& row : A) ::cei::rt::call<void>(__cei_ce_RowsCEI_bump, ::cei::rt::inout<std::vector<float>>(row, "row", &(A)), ::cei::rt::in<float>(2.0f));
   for (auto& row : A) {
     vec::bump(row, 1.0f);
     row[0] = 0.0f;
   }
   // CHECK: for (auto& row : A) {
-  // CHECK: ::cei::rt::inout<std::vector<float>>(row, &(A))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(row, "row", &(A))
   // CHECK: ::cei::rt::sync(row)[0] = 0.0f;
 }
 
@@ -27,6 +27,6 @@ void not_this_rule() {
     vec::bump(row, 1.0f);
   }
   // CHECK: for (auto row : A) { ::cei::rt::Scope __cei_scope_row(row);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(row)
+  // CHECK: ::cei::rt::inout<std::vector<float>>(row, "row")
   // CHECK-NOT: &(A)
 }

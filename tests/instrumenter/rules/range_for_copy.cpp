@@ -30,7 +30,7 @@ float references() {
   std::vector<Row> rows(3, Row(4, 1.0f));
   for (auto& r : rows) vec::bump(r, 1.0f);
   // CHECK: for (auto& r : rows) ::cei::rt::call<void>
-  // CHECK: inout<std::vector<float>>(r, &(rows))
+  // CHECK: inout<std::vector<float>>(r, "r", &(rows))
   float s = 0;
   for (const auto& r : rows) s += r[0];
   // CHECK: for (const auto& r : rows) s += ::cei::rt::sync_read(r)[0];

@@ -29,7 +29,7 @@ void tasks_per_value() {
   std::map<int, Row> m{{1, Row(2, 1.0f)}, {2, Row(2, 2.0f)}};
   for (auto& kv : m) vec::bump(kv.second, 1.0f);
   // CHECK: for (auto& kv : m) ::cei::rt::call<void>
-  // CHECK: inout<std::vector<float>>(kv.second, &(m))
+  // CHECK: inout<std::vector<float>>(kv.second, "kv.second", &(m))
 }
 
 float copies() {

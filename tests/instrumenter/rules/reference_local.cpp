@@ -11,7 +11,7 @@ void references() {
     auto& a = A[i];
     // CHECK: auto& a = A[i];
     vec::bump(a, 1.0f);
-    // CHECK: ::cei::rt::inout<std::vector<float>>(a, &(A))
+    // CHECK: ::cei::rt::inout<std::vector<float>>(a, "a", &(A))
     a[0] = 2.0f;
     // CHECK: ::cei::rt::sync(a)[0] = 2.0f;
     float x = a[1];
@@ -20,7 +20,7 @@ void references() {
   }
   Row& last = A.back();
   vec::bump(last, 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(last, &(A))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(last, "last", &(A))
 }
 
 // -----

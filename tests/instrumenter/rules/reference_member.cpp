@@ -15,11 +15,11 @@ struct V {
 float tracked() {
   Holder h{Row(4, 1.0f)};
   vec::bump(h.row, 2.0f);
-  // CHECK: inout<std::vector<float>>(h.row, &(h))
+  // CHECK: inout<std::vector<float>>(h.row, "h.row", &(h))
   Row a(4, 1.0f);
   V s{a};
   vec::bump(a, 1.0f);
-  // CHECK: inout<std::vector<float>>(a)
+  // CHECK: inout<std::vector<float>>(a, "a")
   return a[0] + s.ref[1];
   // CHECK: return ::cei::rt::sync_read(a)[0] + s.ref[1];
 }

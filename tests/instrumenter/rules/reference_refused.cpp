@@ -23,5 +23,5 @@ void instead() {
   std::vector<Row> v(3, Row(2, 1.0f));
   auto& r = v[1];
   vec::bump(r, 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(r, &(v))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(r, "r", &(v))
 }

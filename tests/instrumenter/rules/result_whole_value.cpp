@@ -9,14 +9,14 @@ void element_of_pending_result() {
   Vec a = {1, 2};
   Vec x = ops::add(a, a);
   x[1] = ops::sum(a);
-  // CHECK: ::cei::rt::assign(::cei::rt::sync(x)[1]
+  // CHECK: ::cei::rt::out<long>(::cei::rt::sync(x)[1], "x[1]"
   Vec y;
   y = ops::iota(3, 0);
   y[0] = ops::sum(a);
-  // CHECK: ::cei::rt::assign(::cei::rt::sync(y),
-  // CHECK: ::cei::rt::assign(::cei::rt::sync(y)[0]
+  // CHECK: ::cei::rt::out<std::vector<long>>(::cei::rt::sync(y), "y"),
+  // CHECK: ::cei::rt::out<long>(::cei::rt::sync(y)[0], "y[0]"
   ops::busy(x[0], 1);
-  // CHECK: ::cei::rt::in<long>(::cei::rt::sync_read(x)[0])
+  // CHECK: ::cei::rt::in<long>(::cei::rt::sync_read(x)[0], "x[0]")
 }
 
 // -----
@@ -26,7 +26,7 @@ void not_this_rule() {
   std::vector<long> parts(2);
   parts[0] = ops::sum(a);
   parts[1] = ops::sum(a);
-  // CHECK: ::cei::rt::assign(parts[0],
-  // CHECK: ::cei::rt::assign(parts[1],
+  // CHECK: ::cei::rt::out<long>(parts[0], "parts[0]",
+  // CHECK: ::cei::rt::out<long>(parts[1], "parts[1]",
   // CHECK-NOT: ::cei::rt::sync(parts)
 }

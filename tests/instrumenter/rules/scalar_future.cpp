@@ -9,12 +9,12 @@ void scalar_future() {
   double acc = 0;
   double r = ops::work(1, 10);
   ops::accumulate(acc, r);
-  // CHECK: ::cei::rt::call<void>(__cei_ce_OpsCEI_accumulate, ::cei::rt::inout<double>(acc), ::cei::rt::in<double>(r));
+  // CHECK: ::cei::rt::call<void>(__cei_ce_OpsCEI_accumulate, ::cei::rt::inout<double>(acc, "acc"), ::cei::rt::in<double>(r, "r"));
   long q = ops::busy(2, 1);
   long z = ops::busy(q, 1);
-  // CHECK: ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(q), ::cei::rt::in<long>(1))
+  // CHECK: ::cei::rt::call_into<long>(::cei::rt::out<long>(z, "z"), __cei_ce_OpsCEI_busy, ::cei::rt::in<long>(q, "q"), ::cei::rt::in<long>(1))
   q = ops::checked_div(q, z);
-  // CHECK: ::cei::rt::assign(q, ::cei::rt::call<long>(__cei_ce_OpsCEI_checked_div, ::cei::rt::in<long>(q), ::cei::rt::in<long>(z)));
+  // CHECK: ::cei::rt::call_into<long>(::cei::rt::out<long>(q, "q"), __cei_ce_OpsCEI_checked_div, ::cei::rt::in<long>(q, "q"), ::cei::rt::in<long>(z, "z"));
   // CHECK-NOT: sync_read(r)
   // CHECK-NOT: sync_read(q)
   // CHECK-NOT: sync_read(z)
@@ -34,5 +34,5 @@ void not_this_rule(const Row& row) {
   std::vector<long> v(2);
   v[0] = ops::busy(1, 1);
   ops::busy(v[0], 1);
-  // CHECK: ::cei::rt::in<long>(::cei::rt::sync_read(v)[0])
+  // CHECK: ::cei::rt::in<long>(::cei::rt::sync_read(v)[0], "v[0]")
 }

@@ -18,13 +18,13 @@ std::vector<Row> G(2, Row(3, 1.0f));
 float members() {
   // CHECK: float members() { ::cei::rt::SyncAtExit __cei_exit_pool(::Pool::pool); ::cei::rt::SyncAtExit __cei_exit_G(::data::G);
   vec::bump(Pool::pool[1], 2.0f);
-  // CHECK: inout<std::vector<float>>(Pool::pool[1], &(Pool::pool))
+  // CHECK: inout<std::vector<float>>(Pool::pool[1], "Pool::pool[1]", &(Pool::pool))
   vec::bump(Pool::get(0), 2.0f);
-  // CHECK: inout<std::vector<float>>(Pool::get(0), &(::Pool::pool))
+  // CHECK: inout<std::vector<float>>(Pool::get(0), "Pool::get(0)", &(::Pool::pool))
   float x = Pool::pool[1][0];
   // CHECK: float x = ::cei::rt::sync_read(Pool::pool)[1][0];
   vec::bump(data::G[1], 1.0f);
-  // CHECK: inout<std::vector<float>>(data::G[1], &(data::G))
+  // CHECK: inout<std::vector<float>>(data::G[1], "data::G[1]", &(data::G))
   return x + data::G[1][0];
   // CHECK: ::cei::rt::sync_read(data::G)[1][0]
 }

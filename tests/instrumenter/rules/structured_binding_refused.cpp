@@ -31,11 +31,11 @@ void refused(std::vector<Two>& twos) {
 void instead() {
   std::pair<Row, Row> pr;
   vec::bump(pr.first, 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(pr.first, &(pr))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(pr.first, "pr.first", &(pr))
   auto& [first, second] = pr;
   vec::axpy(first, second, pr.second);
   // CHECK: ::cei::rt::in<std::vector<float>>(static_cast<std::vector<float>>(static_cast<const std::vector<float>&>(((void)::cei::rt::sync_read(pr), first))))
-  // CHECK: ::cei::rt::inout<std::vector<float>>(pr.second, &(pr))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(pr.second, "pr.second", &(pr))
 }
 
 // A host use of a binding of task data waits for all of the object's tasks; a binding of a copy

@@ -10,7 +10,7 @@ Vec global = {1, 2};
 struct Owner {
   Vec data;
   void scale() { ops::scale(data, 2); }
-  // CHECK: void scale() { ::cei::rt::SyncAtExit __cei_exit_data(this->data); ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(data), ::cei::rt::in<long>(2)); }
+  // CHECK: void scale() { ::cei::rt::SyncAtExit __cei_exit_data(this->data); ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(data, "data"), ::cei::rt::in<long>(2)); }
 };
 
 void by_reference(Vec& out, const Vec& in) { out = ops::add(in, in); }

@@ -24,9 +24,9 @@ long use() {
 // -----
 // Near form: the same call in a plain function, or in a lambda with a declared parameter type.
 long total(const Vec& v) { return ops::sum(v); }
-// CHECK: long total(const Vec& v) { ::cei::rt::SyncAtExit __cei_exit_v(v); return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v)).get(); }
+// CHECK: long total(const Vec& v) { ::cei::rt::SyncAtExit __cei_exit_v(v); return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v, "v")).get(); }
 long use() {
   auto plain = [](const Vec& v) { return ops::sum(v); };
-  // CHECK: auto plain = [](const Vec& v) { ::cei::rt::SyncAtExit __cei_exit_v(v); return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v)).get(); };
+  // CHECK: auto plain = [](const Vec& v) { ::cei::rt::SyncAtExit __cei_exit_v(v); return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v, "v")).get(); };
   return plain(Vec{1});
 }

@@ -15,5 +15,5 @@ void refused() {
 void instead() {
   Counter c = make_counter();
   c.bump(1);
-  // CHECK: ::cei::rt::inout<Counter>(c)
+  // CHECK: ::cei::rt::inout<Counter>(c, "c")
 }

@@ -20,5 +20,5 @@ void refused() {
 void instead() {
   Bag bag = make_bag();
   vec::bump(bag.rows[0], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(bag.rows[0], &(bag))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(bag.rows[0], "bag.rows[0]", &(bag))
 }

@@ -14,5 +14,5 @@ struct Twice : Counter {
 void outside() {
   Counter c;
   c.bump(2);
-  // CHECK: ::cei::rt::call<void>(__cei_ce_CounterCEI_bump, ::cei::rt::inout<Counter>(c), ::cei::rt::in<long>(2));
+  // CHECK: ::cei::rt::call<void>(__cei_ce_CounterCEI_bump, ::cei::rt::inout<Counter>(c, "c"), ::cei::rt::in<long>(2));
 }

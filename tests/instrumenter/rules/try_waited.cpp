@@ -14,7 +14,7 @@ long inside() {
   try {
     s = ops::sum(v);
     // CHECK: s = ::cei::rt::call<long>(__cei_ce_OpsCEI_sum,
-    // CHECK: ::cei::rt::in<std::vector<long>>(v)).get();
+    // CHECK: ::cei::rt::in<std::vector<long>>(v, "v")).get();
     long d = ops::checked_div(s, 1);
     // CHECK: long d = ::cei::rt::call<long>(__cei_ce_OpsCEI_checked_div,
     // CHECK: ::cei::rt::in<long>(1)).get();
@@ -27,7 +27,7 @@ long inside() {
     }
     Counter c;
     c.bump(4);
-    // CHECK: ::cei::rt::call<void>(__cei_ce_CounterCEI_bump, ::cei::rt::inout<Counter>(c),
+    // CHECK: ::cei::rt::call<void>(__cei_ce_CounterCEI_bump, ::cei::rt::inout<Counter>(c, "c"),
     // CHECK: ::cei::rt::in<long>(4)).get();
     auto f = [&] {
       try {
@@ -65,11 +65,11 @@ long outside() {
   Vec v = {1, 2};
   long s = 0;
   s = ops::sum(v);
-  // CHECK: ::cei::rt::assign(s, ::cei::rt::call<long>(__cei_ce_OpsCEI_sum,
-  // CHECK: ::cei::rt::in<std::vector<long>>(v)));
+  // CHECK: ::cei::rt::call_into<long>(::cei::rt::out<long>(s, "s"), __cei_ce_OpsCEI_sum,
+  // CHECK: ::cei::rt::in<std::vector<long>>(v, "v"));
   long d = ops::checked_div(s, 9);
-  // CHECK: long d{}; ::cei::rt::Scope __cei_scope_d(d); ::cei::rt::assign(d,
-  // CHECK: ::cei::rt::in<long>(9)));
+  // CHECK: long d{}; ::cei::rt::Scope __cei_scope_d(d); ::cei::rt::call_into<long>(
+  // CHECK: ::cei::rt::in<long>(9));
   ops::scale(v, 10);
   // CHECK: ::cei::rt::in<long>(10));
   // CHECK-NOT: ::cei::rt::in<long>(10)).get()

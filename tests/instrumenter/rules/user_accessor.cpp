@@ -18,18 +18,18 @@ Row& second(Grid& g) { return g.rows[1]; }
 
 // -----
 // Inside the class, under the member (this->rows, in the prelude above), kept up to date when the function returns.
-// CHECK: void bump_first() { ::cei::rt::SyncAtExit __cei_exit_rows(this->rows); ::cei::rt::call<void>(__cei_ce_RowsCEI_bump, ::cei::rt::inout<std::vector<float>>(row(0), &(this->rows))
+// CHECK: void bump_first() { ::cei::rt::SyncAtExit __cei_exit_rows(this->rows); ::cei::rt::call<void>(__cei_ce_RowsCEI_bump, ::cei::rt::inout<std::vector<float>>(row(0), "row(0)", &(this->rows))
 void accessors() {
   Grid g{std::vector<Row>(3, Row(2, 1.0f))};
   vec::bump(g.row(0), 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(g.row(0), &(g))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(g.row(0), "g.row(0)", &(g))
   vec::bump(second(g), 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(second(g), &(g))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(second(g), "second(g)", &(g))
   vec::bump(g[2], 1.0f);
-  // CHECK: ::cei::rt::inout<std::vector<float>>(g[2], &(g))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(g[2], "g[2]", &(g))
   vec::axpy(g.first(), g.first(), g.last());
-  // CHECK: ::cei::rt::in<std::vector<float>>(g.first(), &(g))
-  // CHECK: ::cei::rt::inout<std::vector<float>>(g.last(), &(g))
+  // CHECK: ::cei::rt::in<std::vector<float>>(g.first(), "g.first()", &(g))
+  // CHECK: ::cei::rt::inout<std::vector<float>>(g.last(), "g.last()", &(g))
 }
 
 // -----

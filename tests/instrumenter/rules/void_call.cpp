@@ -7,15 +7,15 @@
 void void_calls(bool c) {
   Vec v = {1, 2};
   ops::scale(v, 2);
-  // CHECK: ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(v), ::cei::rt::in<long>(2));
+  // CHECK: ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(v, "v"), ::cei::rt::in<long>(2));
   ops::sum(v);
-  // CHECK: ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v));
+  // CHECK: ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v, "v"));
   if (c) ops::scale(v, 3);
   else ops::busy(1, 1);
-  // CHECK: if (c) ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(v), ::cei::rt::in<long>(3));
+  // CHECK: if (c) ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(v, "v"), ::cei::rt::in<long>(3));
   // CHECK: else ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(1), ::cei::rt::in<long>(1));
   for (long i = 0; i < 2; ++i) ops::scale(v, i);
-  // CHECK: for (long i = 0; i < 2; ++i) ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(v), ::cei::rt::in<long>(i));
+  // CHECK: for (long i = 0; i < 2; ++i) ::cei::rt::call<void>(__cei_ce_OpsCEI_scale, ::cei::rt::inout<std::vector<long>>(v, "v"), ::cei::rt::in<long>(i, "i"));
   // CHECK-NOT: .get()
 }
 
@@ -24,7 +24,7 @@ void void_calls(bool c) {
 void not_this_rule(bool c) {
   Vec v = {1, 2};
   c ? ops::sum(v) : 0;
-  // CHECK: c ? ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v)).get() : 0;
+  // CHECK: c ? ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v, "v")).get() : 0;
   ops::busy(1, 1), ops::busy(2, 1);
   // CHECK: ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(1), ::cei::rt::in<long>(1)).get(), ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(2), ::cei::rt::in<long>(1)).get();
 }

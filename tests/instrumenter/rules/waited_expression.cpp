@@ -12,16 +12,16 @@ long waited() {
   Vec a = {1, 2};
   std::vector<long> sums;
   sums.push_back(ops::sum(a));
-  // CHECK: sums.push_back(::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a)).get());
+  // CHECK: sums.push_back(::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a, "a")).get());
   std::printf("%ld\n", ops::sum(a));
-  // CHECK: std::printf("%ld\n", ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a)).get());
+  // CHECK: std::printf("%ld\n", ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a, "a")).get());
   if (ops::sum(a) > 0) consume(1);
-  // CHECK: if (::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a)).get() > 0) consume(1);
+  // CHECK: if (::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a, "a")).get() > 0) consume(1);
   long x = 0;
   x += ops::sum(a);
-  // CHECK: x += ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a)).get();
+  // CHECK: x += ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a, "a")).get();
   return ops::sum(a);
-  // CHECK: return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a)).get();
+  // CHECK: return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(a, "a")).get();
 }
 
 // -----

@@ -2,8 +2,9 @@
 //
 //   C = matmul::multiply(A, B);
 // into
-//   ::cei::rt::assign(C, ::cei::rt::call<cei::Matrix<int>>(__cei_ce_MatmulCEI_multiply,
-//       ::cei::rt::in<cei::Matrix<int>>(A), ::cei::rt::in<cei::Matrix<int>>(B)));
+//   ::cei::rt::call_into<cei::Matrix<int>>(::cei::rt::out<cei::Matrix<int>>(C, "C"),
+//       __cei_ce_MatmulCEI_multiply, ::cei::rt::in<cei::Matrix<int>>(A, "A"),
+//       ::cei::rt::in<cei::Matrix<int>>(B, "B"));
 //
 // and every host use of a variable that a task may touch into `::cei::rt::sync(x)` (may write)
 // or `::cei::rt::sync_read(x)` (reads only). The contract:
@@ -14,6 +15,8 @@
 //    An arithmetic variable is copied at the call instead (ArgKind::Value).
 //  - Data are keyed by address; `root` is the variable the address belongs to (`&v` for `v[i]`,
 //    `&s` for `s.field`), so a host use of `v` syncs every datum under it.
+//  - `name` is the argument as the program wrote it ("C[i]"), a string literal: traces, graphs
+//    and logs show the data after it (Version::variable); the runtime keeps the pointer only.
 #pragma once
 
 #include <cei/cei.hpp>
@@ -45,11 +48,13 @@ struct ArgSpec {
   void* address;     // Tracked, Value: the host object; Captured: a heap object the runtime owns
   const void* root;  // Tracked: the variable the address belongs to
   Version* version;  // Pending: a task output (reference transferred to the runtime)
+  const char* name = nullptr;  // Tracked, Value: the program's text for it; null: none
 };
 
 // Submits a task; returns the result's version (retained for the caller); for a void CE, a
-// version that settles with the task.
-Version* submit(const CeInfo& ce, ArgSpec* args, std::size_t n);
+// version that settles with the task. `into` (a Tracked Out spec, for a CE with a result): the
+// variable whose next value the result is, as `assign` would make it, there and then.
+Version* submit(const CeInfo& ce, ArgSpec* args, std::size_t n, const ArgSpec* into = nullptr);
 // The host variable at `target` (under `root`) now has `v` as its latest value (no copy yet).
 void assign(const TypeOps& type, void* target, const void* root, Version* v);
 // Waits for v and moves/copies its value into `dst` (an object of v's type; null for a void CE:
@@ -93,40 +98,51 @@ class Pending {
 
 namespace detail {
 template <typename P, typename T>
-ArgSpec make_arg(Dir dir, T&& x, const void* root) {
+ArgSpec make_arg(Dir dir, T&& x, const char* name, const void* root) {
   using D = std::remove_cvref_t<T>;
   if constexpr (std::is_same_v<D, Pending<P>>) {
     return {ArgKind::Pending, dir, &type_ops<P>(), nullptr, nullptr, x.release()};
   } else if constexpr (std::is_lvalue_reference_v<T> && std::is_same_v<D, P>) {
     void* a = const_cast<void*>(static_cast<const void*>(&x));
     if constexpr (std::is_arithmetic_v<P>)
-      return {ArgKind::Value, dir, &type_ops<P>(), a, nullptr, nullptr};
+      return {ArgKind::Value, dir, &type_ops<P>(), a, nullptr, nullptr, name};
     else
-      return {ArgKind::Tracked, dir, &type_ops<P>(), a, root ? root : a, nullptr};
+      return {ArgKind::Tracked, dir, &type_ops<P>(), a, root ? root : a, nullptr, name};
   } else {
     return {ArgKind::Captured, dir, &type_ops<P>(), new P(std::forward<T>(x)), nullptr, nullptr};
   }
 }
 }  // namespace detail
 
-// Argument wrappers; P is the CE parameter's type without cv/ref.
+// Argument wrappers; P is the CE parameter's type without cv/ref; `name` and `root` as in the
+// contract above.
 template <typename P, typename T>
-detail::ArgSpec in(T&& x, const void* root = nullptr) {
-  return detail::make_arg<P>(Dir::In, std::forward<T>(x), root);
+detail::ArgSpec in(T&& x, const char* name = nullptr, const void* root = nullptr) {
+  return detail::make_arg<P>(Dir::In, std::forward<T>(x), name, root);
 }
 template <typename P>
-detail::ArgSpec out(P& x, const void* root = nullptr) {
-  return {detail::ArgKind::Tracked, Dir::Out, &type_ops<P>(), &x, root ? root : &x, nullptr};
+detail::ArgSpec out(P& x, const char* name = nullptr, const void* root = nullptr) {
+  return {detail::ArgKind::Tracked, Dir::Out, &type_ops<P>(), &x, root ? root : &x, nullptr, name};
 }
 template <typename P>
-detail::ArgSpec inout(P& x, const void* root = nullptr) {
-  return {detail::ArgKind::Tracked, Dir::InOut, &type_ops<P>(), &x, root ? root : &x, nullptr};
+detail::ArgSpec inout(P& x, const char* name = nullptr, const void* root = nullptr) {
+  return {
+      detail::ArgKind::Tracked, Dir::InOut, &type_ops<P>(), &x, root ? root : &x, nullptr, name};
 }
 
 template <typename R, typename... A>
 Pending<R> call(const CeInfo& ce, A... args) {
   detail::ArgSpec specs[] = {args..., detail::ArgSpec{}};
   return Pending<R>(detail::submit(ce, specs, sizeof...(A)));
+}
+
+// `x = ce(args)`: `target` is `out<R>(x, ...)`; the result becomes x's next value at the call,
+// named after x, as `assign(x, call<R>(ce, args...))` would make it a moment later. Thread-safe
+// as `call` is (the Analyzer's lock orders submissions).
+template <typename R, typename... A>
+void call_into(detail::ArgSpec target, const CeInfo& ce, A... args) {
+  detail::ArgSpec specs[] = {args..., detail::ArgSpec{}};
+  detail::release(detail::submit(ce, specs, sizeof...(A), &target));
 }
 
 template <typename T, typename R>

@@ -69,6 +69,11 @@ class Version {
   virtual const TypeOps& type() const = 0;
   virtual std::uint64_t datum_id() const = 0;
   virtual std::uint32_t number() const = 0;  // datum_id/number name it: "d3v2"
+  // The program's text for the variable this value belongs to, as written at the CE call that
+  // made or read it ("C[i]"): a string literal ceic wrote, so it lives as long as the program;
+  // null for values of no variable (results not assigned, temporaries). Fixed at creation:
+  // thread-safe.
+  virtual const char* variable() const { return nullptr; }
 
   enum class State : std::uint8_t { Pending, Ready, Failed };
   virtual State state() const = 0;
@@ -98,11 +103,11 @@ class Version {
 // for a task); below, to the program's variables, numbered from 1 as the runtime meets them.
 constexpr std::uint64_t kRuntimeDatumBase = std::uint64_t{1} << 48;
 
-// "d3v2": datum 3 (a program variable), version 2, as traces, graphs and logs name values; "r5v1"
-// for the 5th value the runtime made (datum kRuntimeDatumBase + 5), so that no name reads
-// "d281474976710661v1". Appended, not `"d" + std::to_string(...)`: GCC 12 at -O3 inlines that
-// operator+ into a memcpy it then reports as overlapping (-Wrestrict, a false positive).
-// Thread-safe.
+// "d3v2": datum 3 (a program variable), version 2, the unique id of a value (a worker node keys
+// its data by it; data_name shows it for values of no variable); "r5v1" for the 5th value the
+// runtime made (datum kRuntimeDatumBase + 5), so that no name reads "d281474976710661v1". Appended,
+// not `"d" + std::to_string(...)`: GCC 12 at -O3 inlines that operator+ into a memcpy it then
+// reports as overlapping (-Wrestrict, a false positive). Thread-safe.
 inline std::string version_name(std::uint64_t datum, std::uint32_t number) {
   const bool made = datum >= kRuntimeDatumBase;
   std::string name(1, made ? 'r' : 'd');
@@ -113,6 +118,19 @@ inline std::string version_name(std::uint64_t datum, std::uint32_t number) {
 }
 inline std::string version_name(const Version& v) {
   return version_name(v.datum_id(), v.number());
+}
+// What users read in traces, graphs and logs: "C[i] v2", the variable as the program wrote it and
+// the version, else version_name's short id. Not an id: two elements written `C[i]` in a loop
+// share a text. Thread-safe.
+inline std::string data_name(const char* variable, std::uint64_t datum, std::uint32_t number) {
+  if (!variable) return version_name(datum, number);
+  std::string name(variable);
+  name += " v";
+  name += std::to_string(number);
+  return name;
+}
+inline std::string data_name(const Version& v) {
+  return data_name(v.variable(), v.datum_id(), v.number());
 }
 using VersionPtr = std::shared_ptr<Version>;
 
