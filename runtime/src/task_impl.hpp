@@ -60,7 +60,9 @@ class TaskImpl final : public Task {
   }
   int retries_done = 0;
   // The upward rank (priority()): raised by RuntimeCore as dependants are submitted.
-  std::atomic<int> rank{1};
+  // 0 for a task nothing reads from yet: the executor's common level (priorities above 0 run
+  // first), where a leaf stays behind the tasks that unlock others.
+  std::atomic<int> rank{0};
   // Inputs still pending before the runtime places the task (RuntimeCore::place_when_ready).
   std::atomic<int> unready{0};
   // Placed on a platform that had not run its CE: the exploration that RuntimeCore counts.
