@@ -1,4 +1,4 @@
-// A worker node under attack and misuse (issue 19), each against a real node process on
+// A worker node under attack and misuse, each against a real node process on
 // 127.0.0.1: CEs that crash, abort, exit or hang fail their task and the node serves on and
 // stops on SIGTERM; inputs a CE's expressions refuse get 400 before anything runs; a flood of
 // unauthenticated connections leaves the node's memory where it was; a stalled upload is cut

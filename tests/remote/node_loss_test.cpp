@@ -1,11 +1,11 @@
-// A lost node (issue 19, findings 4 and 6), against real processes on 127.0.0.1: the program
-// (cei-node-loss-client) leaves a value on node1; then the node is frozen (SIGSTOP), restarted on
-// its port, or replaced there by another application's worker, and the program goes on. Under
-// CEI_POLICY=only:node1 it must stop with status 3 and a message naming the node and the cause;
-// under another policy it must finish with every result right and a warning naming the node.
-// Either within the request timeout + 10 s. A node that is not there, or refuses the token,
-// from the start stops only:node1 with status 2 (and is a warning under other policies), where
-// it once ran every task on the CPU without a word.
+// A lost node (frozen, restarted, replaced; unusable from the start), against real processes on
+// 127.0.0.1: the program (cei-node-loss-client) leaves a value on node1; then the node is frozen
+// (SIGSTOP), restarted on its port, or replaced there by another application's worker, and the
+// program goes on. Under CEI_POLICY=only:node1 it must stop with status 3 and a message naming the
+// node and the cause; under another policy it must finish with every result right and a warning
+// naming the node. Either within the request timeout + 10 s. A node that is not there, or refuses
+// the token, from the start stops only:node1 with status 2 (and is a warning under other policies),
+// where it once ran every task on the CPU without a word.
 #include "worker_process.hpp"
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// A value's lifetime on a node (issue 19, finding 5): many tasks on only:node1 read one vector
+// A value's lifetime on a node: many tasks on only:node1 read one vector
 // that the program rebuilds in a loop, so that each round's vector has the same name on the node
 // as the last round's (a local at the same address). The client once deleted the old round's
 // value after it had uploaded the new one under that name, and a task read `404: unknown data`
