@@ -120,6 +120,8 @@ class Executor {
     for (auto& w : workers_) n += w->running.load(std::memory_order_relaxed) ? 1 : 0;
     return n;
   }
+  // Thread-safe: whether the calling thread is a worker of an executor of this Job type.
+  static bool on_worker() noexcept { return current_ != nullptr; }
   // Thread-safe; a snapshot: workers asleep (for tests: idle workers do not spin).
   int sleeping() const noexcept { return sleeping_.load(std::memory_order_relaxed); }
 

@@ -1,3 +1,4 @@
+#include "executor.hpp"
 #include "first_feasible.hpp"
 #include "host_wait.hpp"
 #include "pool.hpp"
@@ -77,6 +78,16 @@ void drain_at_exit() {
     // printed when the task failed, is all.)
     if (auto e = rt->impl().unreported_thrown()) terminate_with(e);
   }
+}
+
+// exit() from a CE on a worker: the sequential program ends there, with that status; draining
+// would wait for the very task that called exit, for ever. on_exit, not atexit: it has the status.
+void drain_on_exit(int status, void*) {
+  if (Executor<TaskImpl>::on_worker()) {
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
+  drain_at_exit();
 }
 
 // The main thread's exit destroys its thread_local objects before any static object or atexit
@@ -610,7 +621,7 @@ Runtime& Runtime::instance() {
     any_observer.store(!observer_snapshot->empty(), std::memory_order_release);
     cei::detail::wait_hook = [](const void* address) { detail::sync(address, true); };
     cei::detail::barrier_hook = [] { Runtime::instance().impl().barrier(); };
-    std::atexit(drain_at_exit);
+    on_exit(drain_on_exit, nullptr);
     if (::gettid() == ::getpid()) {  // the main thread: its thread_local objects die at exit only
       thread_local DrainFirstAtExit drain_first;
       (void)drain_first;

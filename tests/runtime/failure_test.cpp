@@ -15,6 +15,8 @@
 #include <string>
 #include <thread>
 
+#include <unistd.h>
+
 using namespace test_ces;
 namespace rt = cei::rt;
 using rt::FailurePolicy;
@@ -231,4 +233,25 @@ TEST(Timeout, ATimedOutTaskIsRetried) {
   EXPECT_EQ(sleepy_runs.load(), 2);
   std::this_thread::sleep_for(std::chrono::milliseconds(1600));  // the late run ends: dropped
   EXPECT_EQ(rt::sync(x), 2);
+}
+
+namespace {
+void exit_3(void* const*) {
+  std::exit(3);
+}
+const rt::NativeVersion exit_versions[] = {{"ops", &exit_3}};
+const rt::CeInfo exits{"exits", "TestCEI", false, nullptr, 0, nullptr, exit_versions, 1, nullptr};
+}  // namespace
+
+// A CE that calls exit(3) ends the program with status 3, as the sequential program: the drain at
+// exit, on the very worker running that task, waited for it for ever.
+TEST(FailurePolicy, ACeThatCallsExitEndsTheProgramWithItsStatus) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // the child starts afresh: the runtime's threads
+  EXPECT_EXIT(
+      {
+        alarm(20);  // a child that hangs dies of SIGALRM: a failure, not a stuck test
+        rt::call<void>(exits);
+        cei::barrier();
+      },
+      ::testing::ExitedWithCode(3), "");
 }
