@@ -9,6 +9,7 @@ namespace cei::rt {
 class FirstFeasible final : public Policy {
  public:
   const char* name() const override { return "first"; }
+  bool by_forecasts() const override { return false; }
   std::size_t choose(const CeInfo&, std::span<const Candidate>) override { return 0; }
 };
 

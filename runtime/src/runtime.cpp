@@ -285,7 +285,8 @@ bool RuntimeCore::dispatch(TaskImpl& t, Platform* only, bool resumed) {
       if (f.feasible || only) candidates.push_back({p, f});
     }
     std::size_t pick = candidates.size() > 1 ? policy->choose(ce, candidates) : 0;
-    if (!only && candidates.size() > 1 && !explore_or_hold(t, candidates, pick, resumed))
+    if (!only && candidates.size() > 1 && policy->by_forecasts() &&
+        !explore_or_hold(t, candidates, pick, resumed))
       return false;
     chosen = candidates.empty() ? nullptr : candidates[pick].platform;
     if (chosen && observed) observe_submitted(t, candidates, pick);

@@ -34,6 +34,10 @@ class Policy {
   // places it once its inputs are ready, when the forecasts see the queues it will meet.
   // Thread-safe (a constant of the policy).
   virtual bool sees_graph() const { return false; }
+  // Whether the choice follows the forecasts: a task is then not placed by a guess while the
+  // measurement that replaces it is under way (ExplorationGate). The user's orders (static,
+  // only:<platform>) do not: holding their tasks back only reorders them. Thread-safe (a constant).
+  virtual bool by_forecasts() const { return true; }
 };
 
 // Forecast inputs a platform cannot know alone: execution-time history per (CE version,

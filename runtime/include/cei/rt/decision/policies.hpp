@@ -54,6 +54,7 @@ class StaticMap final : public Policy {
   // Keys: "Interface.ce" (preferred when both match) or the bare CE name.
   explicit StaticMap(std::map<std::string, std::string> map) : map_(std::move(map)) {}
   const char* name() const override { return "static"; }
+  bool by_forecasts() const override { return false; }
   std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
 
  private:
@@ -67,6 +68,7 @@ class OnlyPlatform final : public Policy {
   const char* name() const override { return name_.c_str(); }
   std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
   std::string_view sole_platform() const override { return platform_; }
+  bool by_forecasts() const override { return false; }
 
  private:
   std::string platform_, name_;
@@ -102,6 +104,7 @@ class Exploring final : public Policy {
       : inner_(std::move(inner)), profiles_(profiles) {}
   const char* name() const override { return inner_->name(); }
   bool sees_graph() const override { return inner_->sees_graph(); }
+  bool by_forecasts() const override { return inner_->by_forecasts(); }
   std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
 
  private:
@@ -122,6 +125,7 @@ class Fallbacks final : public Policy {
       : inner_(std::move(inner)), is_fallback_(std::move(is_fallback)) {}
   const char* name() const override { return inner_->name(); }
   bool sees_graph() const override { return inner_->sees_graph(); }
+  bool by_forecasts() const override { return inner_->by_forecasts(); }
   std::size_t choose(const CeInfo& ce, std::span<const Candidate> candidates) override;
   Policy& inner() { return *inner_; }
 
