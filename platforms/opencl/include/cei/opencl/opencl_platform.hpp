@@ -12,9 +12,9 @@
 // CEI_OPENCL_BUILD_OPTIONS="-cl-fast-relaxed-math",
 // CEI_OPENCL_IN_ORDER=1 (kernels on one in-order queue: for drivers that run out-of-order queues
 // in order anyway, where waiting on the previous kernel's event costs more than queue order),
-// CEI_OPENCL_QUEUES=N (kernels on N in-order queues, chained by events, instead of one
-// out-of-order queue), CEI_OPENCL_MAX_INFLIGHT=N (kernels running at once; default 1 on CPU
-// devices, 16 on others),
+// CEI_OPENCL_QUEUES=N (kernels on N in-order queues, chained by events; default: one
+// out-of-order queue on CPU devices, one in-order queue on GPUs), CEI_OPENCL_MAX_INFLIGHT=N
+// (kernels running at once; default 1 on CPU devices, one per queue on in-order queues),
 // CEI_OPENCL_FAIL_KERNEL=name (fault injection: that kernel fails at execution). docs/opencl.md.
 #pragma once
 
