@@ -31,6 +31,7 @@ class Suite:
         self.data = Path(args.data).resolve() if args.data else REPO / "data"
         self.out = Path(args.out).resolve()
         self.quick = args.quick
+        self.policy_apps = args.policy_apps.split(",")
         self.runs = args.runs or (3 if args.quick else 5)
         self.cores = args.cores or os.cpu_count()
         self.timeout = args.timeout
@@ -158,7 +159,8 @@ class Suite:
     def policies(self):
         results = []
         blocks = (512, 256, 128) if self.quick else (1024, 512, 256, 128)
-        workloads = [("bezier", b) for b in blocks] + [("canny", None)]
+        workloads = [(app, b) for app, b in [("bezier", b) for b in blocks] + [("canny", None)]
+                     if app in self.policy_apps]
         # 1, 2, 4, ... and n: every count on a phone-sized CPU, a handful on a server.
         core_counts = sorted({1, self.cores} if self.quick else
                              {c for c in (1, 2, 4, 8, 16, 32, 64) if c < self.cores} | {self.cores})
@@ -340,6 +342,8 @@ def main():
     ap.add_argument("--cpu-w", type=float, default=15, help="CPU power model: W while busy")
     ap.add_argument("--opencl-w", type=float, default=15,
                     help="opencl0 power model: W while busy (PoCL: the same CPU)")
+    ap.add_argument("--policy-apps", default="bezier,canny",
+                    help="the applications of part 52 (run apart where a call is limited)")
     ap.add_argument("--merge", nargs="+", metavar="DIR",
                     help="no run: one report from the results.json of parts run apart "
                          "(--only 51 / 52 / others, e.g. one per call on a machine lent for "
@@ -374,11 +378,12 @@ def merge(dirs, out):
     """One results.json and README from parts run apart on the same machine and build."""
     parts = [json.loads((Path(d) / "results.json").read_text()) for d in dirs]
     res = dict(parts[0])
-    for key in ("table51", "policies", "others"):
+    for key in ("table51", "others"):
         found = [p[key] for p in parts if p.get(key)]
         if len(found) > 1:
             sys.exit(f"suite.py --merge: '{key}' is in more than one of {dirs}")
-        res[key] = found[0] if found else type(parts[0].get(key, {}))()
+        res[key] = found[0] if found else {}
+    res["policies"] = [row for p in parts for row in p.get("policies", [])]  # one app per part
     for k in ("machine", "quick", "runs", "cores", "device"):
         if any(p.get(k) != res.get(k) for p in parts):
             sys.exit(f"suite.py --merge: the parts differ in '{k}'")
