@@ -1,0 +1,118 @@
+#include "second_thoughts.hpp"
+
+#include "runtime_core.hpp"
+
+#include <cei/rt/trace/log.hpp>
+
+#include <algorithm>
+
+namespace cei::rt {
+
+namespace {
+// A task later than this is no news worth moving others for: a preemption of a short task, and
+// a move costs the moved task's inputs' transfer.
+constexpr double kMinDelayS = 1e-3;
+// One task stuck for an hour must not make its platform look hopeless for the rest of the run.
+constexpr double kMaxLag = 1e3;
+// A lag must grow by this much past the last revisit's to revisit again: a platform that stays
+// behind is revisited a few times, not after each of its tasks.
+constexpr double kRevisitGrowth = 1.5;
+}  // namespace
+
+SecondThoughts::Slot* SecondThoughts::find(const Platform& p) const {
+  for (Slot& s : slots_)
+    if (s.platform == &p) return &s;
+  return nullptr;
+}
+
+bool SecondThoughts::ran(const Platform& p, double forecast_s, double run_s) {
+  if (!enabled() || forecast_s <= 0) return false;
+  const double r = std::min(run_s / forecast_s, kMaxLag);
+  const bool late = r >= threshold_ && run_s - forecast_s >= kMinDelayS;
+  if (!late && !any_behind_.load(std::memory_order_acquire)) return false;
+  std::lock_guard g(mu_);
+  Slot* s = find(p);
+  if (!s) {
+    if (!late) return false;
+    s = &slots_.emplace_back(Slot{&p});
+  }
+  s->lag = (s->lag + r) / 2;
+  s->late = late ? s->late + 1 : 0;
+  const bool behind = s->lag >= threshold_;
+  if (!behind) s->revisited = 0;
+  any_behind_.store(std::any_of(slots_.begin(), slots_.end(),
+                                [this](const Slot& x) { return x.lag >= threshold_; }),
+                    std::memory_order_release);
+  if (!behind || s->late < 2 || s->lag < kRevisitGrowth * s->revisited) return false;
+  s->revisited = s->lag;
+  return true;
+}
+
+double SecondThoughts::lag(const Platform& p) const {
+  if (!any_behind_.load(std::memory_order_acquire)) return 1;
+  std::lock_guard g(mu_);
+  const Slot* s = find(p);
+  return s && s->lag >= threshold_ ? s->lag : 1;
+}
+
+void SecondThoughts::correct(std::span<Candidate> cs, double now_s) const {
+  if (!any_behind_.load(std::memory_order_acquire)) return;
+  std::lock_guard g(mu_);
+  for (Candidate& c : cs) {
+    const Slot* s = find(*c.platform);
+    if (!s || s->lag < threshold_) continue;
+    c.forecast.exec_s *= s->lag;
+    c.forecast.end_s = now_s + (c.forecast.end_s - now_s) * s->lag;
+  }
+}
+
+// ---- RuntimeCore's side ----
+
+bool RuntimeCore::rethinks() const {
+  return second_thoughts.enabled() && policy->by_forecasts();
+}
+
+void RuntimeCore::forecast_all(TaskImpl& t, Platform* only, std::vector<Candidate>& out) {
+  const bool lost = any_lost_.load(std::memory_order_acquire);
+  for (Platform* p : platforms) {
+    if (only ? p != only : !p->can_run(t.ce()) || (lost && is_lost(p))) continue;
+    Forecast f = p->forecast(t);
+    if (f.feasible || only) out.push_back({p, f});
+  }
+  if (!only && rethinks()) second_thoughts.correct(out, now_s());
+}
+
+double RuntimeCore::now_s() const {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void RuntimeCore::rethink(Platform& p) {
+  if (rethinking_.exchange(true, std::memory_order_acq_rel)) return;  // another thread is at it
+  std::vector<TaskPtr> queued;
+  {
+    std::lock_guard g(tracked_mu_);
+    for (TaskImpl* t = tracked_head_; t; t = t->tracked_next)  // newest first
+      if (t->platform == &p) queued.push_back(t->self);
+  }
+  std::size_t moved = 0;
+  std::vector<Candidate> candidates;
+  for (const TaskPtr& task : queued) {
+    TaskImpl& t = *impl(task.get());
+    candidates.clear();
+    forecast_all(t, nullptr, candidates);
+    if (candidates.size() < 2) continue;
+    Platform* to = candidates[policy->choose(t.ce(), candidates)].platform;
+    // The tasks queued before it wait less: the policy keeps them here too.
+    if (to == &p) break;
+    if (!p.withdraw(t)) continue;  // begun meanwhile
+    untrack(t);
+    dispatch(t, to);
+    observe_replaced(t, p, *to, second_thoughts.lag(p));
+    ++moved;
+  }
+  log().info("{} runs {:.1f}x behind its forecasts: {} of its {} queued task(s) placed again",
+             p.name(), second_thoughts.lag(p), moved, queued.size());
+  rethinking_.store(false, std::memory_order_release);
+}
+
+}  // namespace cei::rt
