@@ -287,8 +287,8 @@ bool RuntimeCore::dispatch(TaskImpl& t, Platform* only, bool resumed) {
       return false;
     chosen = candidates.empty() ? nullptr : candidates[pick].platform;
     if (chosen && observed) observe_submitted(t, candidates, pick);
-    if (chosen && candidates.size() > 1 && rethinks())  // the forecast as the platform made it
-      t.forecast_exec_s = candidates[pick].forecast.exec_s / second_thoughts.lag(*chosen);
+    if (chosen && candidates.size() > 1 && rethinks())
+      t.forecast_exec_s = candidates[pick].forecast.exec_s;
   }
   const int attempt = t.open_attempt();
   if (!chosen) {
@@ -460,19 +460,20 @@ void RuntimeCore::observe_replaced(TaskImpl& t, const Platform& from, const Plat
 }
 
 void RuntimeCore::observe(TaskImpl& t, bool failed) {
-  if (t.forecast_exec_s > 0 && !failed && t.platform) {
-    const auto& tm = t.timing();
-    if (second_thoughts.ran(*t.platform, t.forecast_exec_s,
-                            std::chrono::duration<double>(tm.end - tm.start).count()))
-      rethink(*t.platform);
-  }
   if (profiles && !failed && t.platform) {
     double in_bytes = 0;
     for (auto& a : t.args())
       if (a.in) in_bytes += static_cast<double>(a.in->bytes());
     auto& tm = t.timing();
-    profiles->record(t.ce(), tm.version_index, t.platform->name(), in_bytes,
-                     std::chrono::duration<double>(tm.end - tm.start).count());
+    const double run_s = std::chrono::duration<double>(tm.end - tm.start).count();
+    profiles->record(t.ce(), tm.version_index, t.platform->name(), in_bytes, run_s);
+    // Placed by forecasts: was it as late as to revisit the placements made by the same beliefs?
+    if (t.forecast_exec_s > 0 &&
+        second_thoughts.ran(
+            *t.platform, t.forecast_exec_s,
+            profiles->predict(t.ce(), tm.version_index, t.platform->name(), in_bytes).seconds,
+            run_s))
+      rethink(*t.platform);
   }
   if (t.linked) unlink(t);
   // A measurement came in, or a platform freed a worker: tasks held for either may go now.

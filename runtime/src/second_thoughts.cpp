@@ -14,9 +14,6 @@ namespace {
 constexpr double kMinDelayS = 1e-3;
 // One task stuck for an hour must not make its platform look hopeless for the rest of the run.
 constexpr double kMaxLag = 1e3;
-// A lag must grow by this much past the last revisit's to revisit again: a platform that stays
-// behind is revisited a few times, not after each of its tasks.
-constexpr double kRevisitGrowth = 1.5;
 }  // namespace
 
 SecondThoughts::Slot* SecondThoughts::find(const Platform& p) const {
@@ -25,42 +22,39 @@ SecondThoughts::Slot* SecondThoughts::find(const Platform& p) const {
   return nullptr;
 }
 
-bool SecondThoughts::ran(const Platform& p, double forecast_s, double run_s) {
-  if (!enabled() || forecast_s <= 0) return false;
-  const double r = std::min(run_s / forecast_s, kMaxLag);
-  const bool late = r >= threshold_ && run_s - forecast_s >= kMinDelayS;
-  if (!late && !any_behind_.load(std::memory_order_acquire)) return false;
+bool SecondThoughts::ran(const Platform& p, double placed_s, double profile_s, double run_s) {
+  if (!enabled() || placed_s <= 0 || profile_s <= 0) return false;
+  const bool late = run_s >= threshold_ * placed_s && run_s - placed_s >= kMinDelayS;
+  if (!late && !any_slot_.load(std::memory_order_acquire)) return false;
+  const double r = std::min(run_s / profile_s, kMaxLag);
   std::lock_guard g(mu_);
   Slot* s = find(p);
   if (!s) {
     if (!late) return false;
-    s = &slots_.emplace_back(Slot{&p});
+    s = &slots_.emplace_back(Slot{&p, r, 0});
+    any_slot_.store(true, std::memory_order_release);
+  } else {
+    s->lag = (s->lag + r) / 2;
   }
-  s->lag = (s->lag + r) / 2;
   s->late = late ? s->late + 1 : 0;
-  const bool behind = s->lag >= threshold_;
-  if (!behind) s->revisited = 0;
-  any_behind_.store(std::any_of(slots_.begin(), slots_.end(),
-                                [this](const Slot& x) { return x.lag >= threshold_; }),
-                    std::memory_order_release);
-  if (!behind || s->late < 2 || s->lag < kRevisitGrowth * s->revisited) return false;
-  s->revisited = s->lag;
+  if (s->late < 2) return false;
+  s->late = 0;  // the next revisit needs news: two more tasks late
   return true;
 }
 
 double SecondThoughts::lag(const Platform& p) const {
-  if (!any_behind_.load(std::memory_order_acquire)) return 1;
+  if (!any_slot_.load(std::memory_order_acquire)) return 1;
   std::lock_guard g(mu_);
   const Slot* s = find(p);
-  return s && s->lag >= threshold_ ? s->lag : 1;
+  return s ? s->lag : 1;
 }
 
 void SecondThoughts::correct(std::span<Candidate> cs, double now_s) const {
-  if (!any_behind_.load(std::memory_order_acquire)) return;
+  if (!any_slot_.load(std::memory_order_acquire)) return;
   std::lock_guard g(mu_);
   for (Candidate& c : cs) {
     const Slot* s = find(*c.platform);
-    if (!s || s->lag < threshold_) continue;
+    if (!s || s->lag < kCorrectFrom) continue;
     c.forecast.exec_s *= s->lag;
     c.forecast.end_s = now_s + (c.forecast.end_s - now_s) * s->lag;
   }
@@ -92,7 +86,7 @@ void RuntimeCore::rethink(Platform& p) {
   {
     std::lock_guard g(tracked_mu_);
     for (TaskImpl* t = tracked_head_; t; t = t->tracked_next)  // newest first
-      if (t->platform == &p) queued.push_back(t->self);
+      if (t->platform == &p && t->forecast_exec_s > 0) queued.push_back(t->self);
   }
   std::size_t moved = 0;
   std::vector<Candidate> candidates;

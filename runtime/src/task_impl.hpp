@@ -83,8 +83,9 @@ class TaskImpl final : public Task {
   std::atomic<int> unready{0};
   // Placed on a platform that had not run its CE: the exploration that RuntimeCore counts.
   bool explores = false;
-  // The chosen platform's forecast of the execution when a policy chose among several (0:
-  // none), which the run is held to (SecondThoughts::ran).
+  // The execution forecast the policy placed it by, when second thoughts may revisit the
+  // placement (SecondThoughts::ran holds the run to it); 0: none, the task stays where it is (a
+  // task moved once is not moved again).
   double forecast_exec_s = 0;
   bool linked = false;  // in the rank graph (RuntimeCore::link), under its lock
 

@@ -99,7 +99,7 @@ TEST(SecondThoughts, TasksQueuedOnASlowedPlatformArePlacedAgain) {
   for (const auto& r : run.replacements) {
     EXPECT_EQ(r.from, "cpu");
     EXPECT_EQ(r.to, "cl");
-    EXPECT_GE(r.lag, 2) << "placed again although the CPU was not behind";
+    EXPECT_GT(r.lag, 1) << "placed again although the CPU ran as its profile says";
     EXPECT_EQ(ran_on[r.task], "cl") << "task " << r.task;
   }
   // Without second thoughts the CPU would have run every task queued there: far more than the
