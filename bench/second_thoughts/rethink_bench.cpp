@@ -210,7 +210,7 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) try {
   const fs::path self = fs::canonical("/proc/self/exe");
-  int reps = 5, tasks = 48;
+  int reps = 5, tasks = 96;
   std::string mode;
   fs::path config = self.parent_path() / "platforms.toml";
   for (int i = 1; i < argc; ++i) {
