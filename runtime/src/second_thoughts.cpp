@@ -88,7 +88,7 @@ void RuntimeCore::rethink(Platform& p) {
     for (TaskImpl* t = tracked_head_; t; t = t->tracked_next)  // newest first
       if (t->platform == &p && t->forecast_exec_s > 0) queued.push_back(t->self);
   }
-  std::size_t moved = 0;
+  std::size_t moved = 0, refused = 0;
   std::vector<Candidate> candidates;
   for (const TaskPtr& task : queued) {
     TaskImpl& t = *impl(task.get());
@@ -98,7 +98,12 @@ void RuntimeCore::rethink(Platform& p) {
     Platform* to = candidates[policy->choose(t.ce(), candidates)].platform;
     // The tasks queued before it wait less: the policy keeps them here too.
     if (to == &p) break;
-    if (!p.withdraw(t)) continue;  // begun meanwhile
+    // Refused: begun (a task per worker at most), or a platform that gives nothing back, whose
+    // queue is then not walked to its end at every revisit.
+    if (!p.withdraw(t)) {
+      if (++refused > p.workers()) break;
+      continue;
+    }
     untrack(t);
     dispatch(t, to);
     observe_replaced(t, p, *to, second_thoughts.lag(p));
