@@ -47,6 +47,31 @@ void CpuPlatform::make_ready(TaskImpl* t) {
   executor_.push(t);
 }
 
+bool CpuPlatform::withdraw(Task& task) {
+  TaskImpl* t = impl(&task);
+  std::lock_guard g(withdrawn_mu_);
+  // Only a task in the queues (or on its way there) leaves exactly one entry behind; one whose
+  // inputs are pending would be pushed by their countdown, which a new attempt here resets.
+  if (t->waiting.load(std::memory_order_acquire) != 0 || !t->withdraw()) return false;
+  withdrawn_.push_back(t->self);
+  withdrawn_count_.fetch_add(1, std::memory_order_release);
+  return true;
+}
+
+bool CpuPlatform::drop_withdrawn(TaskImpl* t) {
+  TaskPtr keep;
+  {
+    std::lock_guard g(withdrawn_mu_);
+    auto it = std::find_if(withdrawn_.begin(), withdrawn_.end(),
+                           [t](const TaskPtr& w) { return w.get() == t; });
+    if (it == withdrawn_.end()) return false;
+    keep = std::move(*it);
+    withdrawn_.erase(it);
+    withdrawn_count_.fetch_sub(1, std::memory_order_release);
+  }
+  return true;  // `keep` may destroy the task here
+}
+
 void CpuPlatform::fetch_inputs(TaskImpl* t) {
   t->fetched_inputs = true;
   t->waiting.store(1, std::memory_order_relaxed);
@@ -85,6 +110,13 @@ int CpuPlatform::choose_version(Task& t) {
 }
 
 void CpuPlatform::run(TaskImpl* t, int lane) {
+  // Entries of withdrawn attempts are interchangeable with the task's live one: whichever comes
+  // first is dropped, so the live attempt runs from the last, pushed once its inputs were ready.
+  if (withdrawn_count_.load(std::memory_order_acquire) > 0 && drop_withdrawn(t)) return;
+  if (!t->fetched_inputs && !t->begin()) {  // withdrawn while this worker took it
+    drop_withdrawn(t);
+    return;
+  }
   auto& args = t->args();
   for (auto& a : args) {
     if (!a.in) continue;

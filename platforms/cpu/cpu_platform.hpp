@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ class CpuPlatform final : public Platform {
   bool can_run(const CeInfo& ce) const override { return ce.nversions > 0; }
   Forecast forecast(const Task& t) const override;
   void submit(TaskPtr t) override;
+  // A task pushed to the workers' queues and not started. Thread-safe.
+  bool withdraw(Task& t) override;
   std::size_t workers() const override { return executor_.workers(); }
   void shutdown() override;
   void settle_energy() override;
@@ -42,6 +45,9 @@ class CpuPlatform final : public Platform {
 
  private:
   void make_ready(TaskImpl* t);
+  // The queues cannot give an entry back: a withdrawn task's entry stays, and its reference here
+  // keeps the task alive until a worker reaches it. True when t had one (this entry is dropped).
+  bool drop_withdrawn(TaskImpl* t);
   void run(TaskImpl* t, int lane);
   void fetch_inputs(TaskImpl* t);
   int choose_version(Task& t);
@@ -61,6 +67,9 @@ class CpuPlatform final : public Platform {
   PlatformConfig config_;
   std::unique_ptr<MeterSampler> meter_;  // RAPL when readable; until shutdown
   std::atomic<unsigned> next_version_{0};
+  std::mutex withdrawn_mu_;
+  std::vector<TaskPtr> withdrawn_;  // one per entry left in the queues; under withdrawn_mu_
+  std::atomic<std::size_t> withdrawn_count_{0};  // withdrawn_.size(), read without the lock
   Executor<TaskImpl> executor_;  // last: its workers use the members above until it stops
 };
 

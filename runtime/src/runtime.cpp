@@ -276,20 +276,19 @@ bool RuntimeCore::dispatch(TaskImpl& t, Platform* only, bool resumed) {
   // A choice made once the inputs are ready sees the queues the task will meet, and its rank.
   if (!only && able > 1 && t.linked && place_when_ready(t)) return true;
   const bool observed = observing();
+  t.forecast_exec_s = 0;
   if (able > 1 || (able == 1 && observed)) {  // only a choice (or an observer) needs forecasts
     thread_local std::vector<Candidate> candidates;
     candidates.clear();
-    for (Platform* p : platforms) {
-      if (only ? p != only : !p->can_run(ce) || (lost && is_lost(p))) continue;
-      Forecast f = p->forecast(t);
-      if (f.feasible || only) candidates.push_back({p, f});
-    }
+    forecast_all(t, only, candidates);
     std::size_t pick = candidates.size() > 1 ? policy->choose(ce, candidates) : 0;
     if (!only && candidates.size() > 1 && policy->by_forecasts() &&
         !explore_or_hold(t, candidates, pick, resumed))
       return false;
     chosen = candidates.empty() ? nullptr : candidates[pick].platform;
     if (chosen && observed) observe_submitted(t, candidates, pick);
+    if (chosen && candidates.size() > 1 && rethinks())
+      t.forecast_exec_s = candidates[pick].forecast.exec_s;
   }
   const int attempt = t.open_attempt();
   if (!chosen) {
@@ -299,11 +298,11 @@ bool RuntimeCore::dispatch(TaskImpl& t, Platform* only, bool resumed) {
   }
   t.platform = chosen;
   // A platform that may be lost (a device, a node; not the host's own cores): remember its
-  // unsettled tasks, and time them from submission since it does not report their start.
-  if (std::strcmp(chosen->kind(), "cpu") != 0) {
-    track(t);
-    start_timeout(t, attempt);
-  }
+  // unsettled tasks, and time them from submission since it does not report their start. The
+  // host's cores too when the task may be moved by second thoughts.
+  const bool device = std::strcmp(chosen->kind(), "cpu") != 0;
+  if (device || t.forecast_exec_s > 0) track(t);
+  if (device) start_timeout(t, attempt);
   chosen->submit(t.self);
   return true;
 }
@@ -455,14 +454,26 @@ void RuntimeCore::observe_submitted(TaskImpl& t, std::span<const Candidate> cand
       [&](Observer& o) { o.task_submitted(t, deps, candidates, chosen, policy->name()); });
 }
 
+void RuntimeCore::observe_replaced(TaskImpl& t, const Platform& from, const Platform& to,
+                                   double lag) {
+  for_observers([&](Observer& o) { o.task_replaced(t, from, to, lag); });
+}
+
 void RuntimeCore::observe(TaskImpl& t, bool failed) {
   if (profiles && !failed && t.platform) {
     double in_bytes = 0;
     for (auto& a : t.args())
       if (a.in) in_bytes += static_cast<double>(a.in->bytes());
     auto& tm = t.timing();
-    profiles->record(t.ce(), tm.version_index, t.platform->name(), in_bytes,
-                     std::chrono::duration<double>(tm.end - tm.start).count());
+    const double run_s = std::chrono::duration<double>(tm.end - tm.start).count();
+    profiles->record(t.ce(), tm.version_index, t.platform->name(), in_bytes, run_s);
+    // Placed by forecasts: was it as late as to revisit the placements made by the same beliefs?
+    if (t.forecast_exec_s > 0 &&
+        second_thoughts.ran(
+            *t.platform, t.forecast_exec_s,
+            profiles->predict(t.ce(), tm.version_index, t.platform->name(), in_bytes).seconds,
+            run_s))
+      rethink(*t.platform);
   }
   if (t.linked) unlink(t);
   // A measurement came in, or a platform freed a worker: tasks held for either may go now.
@@ -612,6 +623,7 @@ Runtime& Runtime::instance() {
     try {
       const FailureDefaults& f = launch_config().failure;
       r->impl_->failure_defaults = {f.policy, f.retries, f.timeout_ms};
+      r->impl_->second_thoughts.set_threshold(launch_config().policy.second_thoughts);
     } catch (const ConfigError&) {
       // Reported by whoever reads the config for its own part; failures keep the built-in default.
     }
@@ -699,7 +711,7 @@ Profiles* Runtime::profiles() const {
 }
 
 double Runtime::now_s() const {
-  return std::chrono::duration<double>(Clock::now() - impl_->start).count();
+  return impl_->now_s();
 }
 
 std::size_t Runtime::tasks_in_flight() const {

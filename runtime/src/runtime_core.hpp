@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analyzer.hpp"
+#include "second_thoughts.hpp"
 #include "task_impl.hpp"
 #include "timeout_watch.hpp"
 
@@ -51,6 +52,7 @@ class RuntimeCore {
   Analyzer& analyzer() { return analyzer_; }
 
   void observe_submitted(TaskImpl& t, std::span<const Candidate> candidates, std::size_t chosen);
+  void observe_replaced(TaskImpl& t, const Platform& from, const Platform& to, double lag);
   void observe(TaskImpl& t, bool failed);
   void task_done() noexcept;
   // Waits until at most `target` tasks are in flight.
@@ -91,6 +93,15 @@ class RuntimeCore {
   void note_policy();
   bool stopping() const { return stopping_.load(std::memory_order_acquire); }
 
+  // ---- second thoughts (second_thoughts.cpp) ----
+  // Whether placements are revisited: on, under a policy that follows forecasts. Thread-safe.
+  bool rethinks() const;
+  // p runs behind its forecasts: offers its queued tasks, newest first, to the policy again
+  // (p's forecasts corrected), and moves each one the policy places elsewhere and p gives back,
+  // until the policy keeps one on p. Thread-safe; a call while another runs returns at once.
+  void rethink(Platform& p);
+  double now_s() const;  // seconds since start. Thread-safe.
+
   Clock::time_point start;
   std::mutex owned_mu;
   std::vector<std::unique_ptr<Platform>> owned;  // under owned_mu
@@ -99,12 +110,16 @@ class RuntimeCore {
   std::unique_ptr<Profiles> profiles;
   std::atomic<std::size_t> in_flight{0};
   FailureSpec failure_defaults{FailurePolicy::Fail, 0, 0};
+  SecondThoughts second_thoughts;  // its threshold set before the first task
 
  private:
   // Places t (`only`: a retry's platform, chosen already). False when it waits for an
   // exploration instead (hold): `resumed` says it comes back from that wait.
   bool dispatch(TaskImpl& t, Platform* only = nullptr, bool resumed = false);
   void note_sole_platform();
+  // The forecasts of every platform that can take t (`only`: of that one), into `out`; those of
+  // platforms behind corrected.
+  void forecast_all(TaskImpl& t, Platform* only, std::vector<Candidate>& out);
 
   // ---- the graph (Policy::sees_graph): ranks, and placement once the inputs are ready ----
   // Whether a new task is ranked: the policy sees the graph and there is a choice of platforms.
@@ -152,6 +167,7 @@ class RuntimeCore {
   std::vector<const Platform*> lost_;
   std::atomic<bool> any_lost_{false};
   TimeoutWatch timeouts_;
+  std::atomic<bool> rethinking_{false};
 
   std::atomic<bool> sees_graph_{false};
   std::mutex rank_mu_;  // VersionImpl::producer_task, TaskImpl::linked, the ranks' updates

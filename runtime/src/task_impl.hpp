@@ -37,10 +37,26 @@ class TaskImpl final : public Task {
   int priority() const override { return rank.load(std::memory_order_relaxed); }
 
   // The open attempt (0: none, the task is settled or between attempts).
-  int attempt() const { return open_.load(std::memory_order_acquire); }
+  int attempt() const { return open_.load(std::memory_order_acquire) & ~kStarted; }
   // Closes `attempt` for the caller; false if someone else closed it first.
   bool claim(int attempt) {
-    return open_.compare_exchange_strong(attempt, 0, std::memory_order_acq_rel);
+    int v = open_.load(std::memory_order_acquire);
+    while (attempt != 0 && (v & ~kStarted) == attempt)
+      if (open_.compare_exchange_weak(v, 0, std::memory_order_acq_rel)) return true;
+    return false;
+  }
+  // A platform that can give queued tasks back (Platform::withdraw) marks the open attempt
+  // started before it runs anything of it: false when there is none (withdrawn meanwhile).
+  bool begin() {
+    int v = open_.load(std::memory_order_acquire);
+    return v != 0 && !(v & kStarted) &&
+           open_.compare_exchange_strong(v, v | kStarted, std::memory_order_acq_rel);
+  }
+  // Closes the open attempt if it has not begun: the runtime places the task again.
+  bool withdraw() {
+    int v = open_.load(std::memory_order_acquire);
+    return v != 0 && !(v & kStarted) &&
+           open_.compare_exchange_strong(v, 0, std::memory_order_acq_rel);
   }
   // After a successful claim: success (null: outputs published) or the failure policy for a
   // failure of the runtime or of a platform, which the program sees as a TaskError naming the CE.
@@ -67,6 +83,10 @@ class TaskImpl final : public Task {
   std::atomic<int> unready{0};
   // Placed on a platform that had not run its CE: the exploration that RuntimeCore counts.
   bool explores = false;
+  // The execution forecast the policy placed it by, when second thoughts may revisit the
+  // placement (SecondThoughts::ran holds the run to it); 0: none, the task stays where it is (a
+  // task moved once is not moved again).
+  double forecast_exec_s = 0;
   bool linked = false;  // in the rank graph (RuntimeCore::link), under its lock
 
   // Keeps the task alive from submission until settled, so platforms may hold raw pointers.
@@ -94,6 +114,8 @@ class TaskImpl final : public Task {
   std::vector<TaskArg> args_;
   Timing timing_;
   FailureSpec failure_;
+  // The attempt open (0: none), with kStarted once a platform began it (begin()).
+  static constexpr int kStarted = 1 << 30;
   std::atomic<int> open_{0};
   int attempts_ = 0;
 };

@@ -179,7 +179,12 @@ class Platform {
   virtual const char* kind() const = 0;         // "cpu" | "opencl" | "remote"
   virtual bool can_run(const CeInfo& ce) const = 0;
   virtual Forecast forecast(const Task& t) const = 0;
-  virtual void submit(TaskPtr t) = 0;       // never blocks on the task's inputs or its execution
+  virtual void submit(TaskPtr t) = 0;  // never blocks on the task's inputs or its execution
+  // Takes back a task submitted here that has not begun, when this platform runs behind its
+  // forecasts and the policy would place the task elsewhere (second thoughts, docs/policies.md):
+  // true when it gave it back, and then it never runs that attempt; false when it has begun, or
+  // the platform cannot take tasks back (the default). Thread-safe.
+  virtual bool withdraw(Task& /*t*/) { return false; }
   virtual std::size_t workers() const = 0;  // concurrent tasks it can run
   virtual void shutdown() = 0;              // finish submitted work, stop threads
   // Nothing is in flight (Runtime::drain): report the energy of the tasks that ran here that a
