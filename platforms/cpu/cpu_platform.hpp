@@ -30,6 +30,9 @@ class CpuPlatform final : public Platform {
 
   const std::string& name() const override { return name_; }
   const char* kind() const override { return "cpu"; }
+  Capabilities capabilities() const override {
+    return {Capabilities::InProcess | Capabilities::PicksVersion};
+  }
   bool can_run(const CeInfo& ce) const override { return ce.nversions > 0; }
   Forecast forecast(const Task& t) const override;
   void submit(TaskPtr t) override;
@@ -44,7 +47,6 @@ class CpuPlatform final : public Platform {
   void make_ready(TaskImpl* t);
   void run(TaskImpl* t, int lane);
   void fetch_inputs(TaskImpl* t);
-  int choose_version(Task& t);
   Prediction predict_exec(const Task& t, double input_bytes) const;  // of the fastest version
   double ahead_of(const Task& t) const;  // tasks running, or queued to run before t
   // The Timing's energy of a task that just ran: the power model's figure, or none yet when the
@@ -60,7 +62,6 @@ class CpuPlatform final : public Platform {
   std::string name_;
   PlatformConfig config_;
   std::unique_ptr<MeterSampler> meter_;  // RAPL when readable; until shutdown
-  std::atomic<unsigned> next_version_{0};
   Executor<TaskImpl> executor_;  // last: its workers use the members above until it stops
 };
 
