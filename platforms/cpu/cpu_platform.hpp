@@ -62,7 +62,7 @@ class CpuPlatform final : public Platform {
   std::string name_;
   PlatformConfig config_;
   std::unique_ptr<MeterSampler> meter_;  // RAPL when readable; until shutdown
-  Executor<TaskImpl> executor_;  // last: its workers use the members above until it stops
+  Executor<TaskImpl> executor_;          // last: its workers use the members above until it stops
 };
 
 }  // namespace cei::rt

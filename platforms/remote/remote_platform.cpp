@@ -466,7 +466,8 @@ class RemotePlatform : public rt::Platform {
     } while (!st.finished() && rt::impl(&t)->attempt() == attempt);
     timing.end = Clock::now();
     if (st.state == "failed") {
-      settle(t, attempt, std::make_exception_ptr(std::runtime_error("node " + name_ + ": " + st.error)),
+      settle(t, attempt,
+             std::make_exception_ptr(std::runtime_error("node " + name_ + ": " + st.error)),
              st.crashed ? rt::Failure::Crash : rt::Failure::Error);
       return;
     }
@@ -504,7 +505,8 @@ class RemotePlatform : public rt::Platform {
   // The node kept this task busy too long, or is lost: the scheduler places it again through the
   // policy, without this node (the task fails with `why` if no other platform can run it).
   void give_back(const rt::TaskPtr& t, int attempt, const std::string& why) {
-    settle(*t, attempt, std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why)),
+    settle(*t, attempt,
+           std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why)),
            rt::Failure::Elsewhere);
   }
 

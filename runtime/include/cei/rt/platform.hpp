@@ -143,8 +143,8 @@ struct TaskArg {
   VersionPtr out;  // Out, InOut: the value produced (renamed: new storage)
 };
 
-// How an attempt failed, as the platform that ran it tells the scheduler (runtime/src/scheduler.hpp):
-// what may happen to the task next.
+// How an attempt failed, as the platform that ran it tells the scheduler
+// (runtime/src/scheduler.hpp): what may happen to the task next.
 enum class Failure : std::uint8_t {
   // The CE or the platform failed: the CE's failure policy applies. A first retry may run on the
   // same platform (the error may have been transient), later ones go elsewhere when they can.
@@ -188,9 +188,7 @@ class Task {
   virtual void finish(std::exception_ptr error = nullptr) = 0;
   // A failure verdict that says what may happen next (Failure): finish(error) is fail(error,
   // Failure::Error). For a task that is not the runtime's, the same as finish(error).
-  virtual void fail(std::exception_ptr error, Failure /*how*/) {
-    finish(std::move(error));
-  }
+  virtual void fail(std::exception_ptr error, Failure /*how*/) { finish(std::move(error)); }
   // Filled by platforms for profiles, traces and the summary.
   struct Timing {
     Clock::time_point start{}, end{};
