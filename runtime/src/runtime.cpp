@@ -11,10 +11,8 @@
 #include <cei/rt/trace/log.hpp>
 #include <cei/rt/trace/observers.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string>

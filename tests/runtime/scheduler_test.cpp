@@ -11,12 +11,12 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace test_ces;
@@ -95,14 +95,29 @@ class Prefer final : public rt::Policy {
   std::mutex mu_;
 };
 
-Scripted& install(std::unique_ptr<Scripted> p) {
+// A Scripted platform added to the runtime.
+Scripted& install(const char* name, const rt::CeInfo& ce, unsigned caps, int fails,
+                  rt::Failure how) {
+  auto p = std::make_unique<Scripted>(name, ce, caps, fails, how);
   Scripted& ref = *p;
   rt::Runtime::instance().add_platform(std::move(p));
   return ref;
 }
 
-bool has(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
+// Makes Prefer(order) the runtime's policy, with the CPU's count of runs back at 0.
+Prefer& prefer(std::vector<std::string> order) {
+  auto p = std::make_unique<Prefer>(std::move(order));
+  Prefer& ref = *p;
+  rt::Runtime::instance().set_policy(std::move(p));
+  native_runs = 0;
+  return ref;
+}
+
+// Calls ce on x = 0 and returns x afterwards (rethrows the task's failure).
+std::int64_t run(const rt::CeInfo& ce) {
+  std::int64_t x = 0;
+  rt::call<void>(ce, rt::inout<std::int64_t>(x));
+  return rt::sync(x);
 }
 
 constexpr unsigned kInProcess = rt::Capabilities::InProcess;
@@ -112,61 +127,40 @@ constexpr unsigned kIsolated = rt::Capabilities::MayBeLost;  // a node: CEs run 
 
 TEST(Scheduler, ARetryGoesThroughThePolicyWithoutThePlatformThatFailed) {
   static const rt::CeInfo ce = seven("retried", {FailurePolicy::Retry, 2, -1});
-  auto& rt = rt::Runtime::instance();
   // Listed cpu, good, bad: a round robin from `bad` would go back to the CPU.
-  Scripted& good =
-      install(std::make_unique<Scripted>("good", ce, kInProcess, 0, rt::Failure::Error));
-  Scripted& bad =
-      install(std::make_unique<Scripted>("bad", ce, kInProcess, 100, rt::Failure::Error));
-  auto policy = std::make_unique<Prefer>(std::vector<std::string>{"bad", "good"});
-  Prefer& prefer = *policy;
-  rt.set_policy(std::move(policy));
-  native_runs = 0;
-  std::int64_t x = 0;
-  rt::call<void>(ce, rt::inout<std::int64_t>(x));
-  EXPECT_EQ(rt::sync(x), 7);
+  Scripted& good = install("good", ce, kInProcess, 0, rt::Failure::Error);
+  Scripted& bad = install("bad", ce, kInProcess, 100, rt::Failure::Error);
+  Prefer& policy = prefer({"bad", "good"});
+  EXPECT_EQ(run(ce), 7);
   // The first retry of an error may stay (transient); the second goes elsewhere, by the policy.
   EXPECT_EQ(bad.received.load(), 2);
   EXPECT_EQ(good.received.load(), 1);
   EXPECT_EQ(native_runs.load(), 0);
-  ASSERT_EQ(prefer.seen.size(), 3u) << "each retry is placed by the policy";
-  EXPECT_TRUE(has(prefer.seen[1], "bad"));
-  EXPECT_FALSE(has(prefer.seen[2], "bad"));
-  EXPECT_TRUE(has(prefer.seen[2], "cpu"));
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(policy.seen, (std::vector<Names>{{"cpu", "good", "bad"},  // placed by the policy,
+                                             {"cpu", "good", "bad"},  // retried by it,
+                                             {"cpu", "good"}}));      // then without `bad`
 }
 
 TEST(Scheduler, ACrashedCeIsRetriedOnlyOnAnotherIsolatedPlatform) {
   static const rt::CeInfo ce = seven("crashed_once", {FailurePolicy::Retry, 3, -1});
-  auto& rt = rt::Runtime::instance();
-  Scripted& node1 =
-      install(std::make_unique<Scripted>("node1", ce, kIsolated, 1, rt::Failure::Crash));
-  Scripted& node2 =
-      install(std::make_unique<Scripted>("node2", ce, kIsolated, 0, rt::Failure::Crash));
+  Scripted& node1 = install("node1", ce, kIsolated, 1, rt::Failure::Crash);
+  Scripted& node2 = install("node2", ce, kIsolated, 0, rt::Failure::Crash);
   // After node1, the policy would take the CPU if it were offered.
-  auto policy = std::make_unique<Prefer>(std::vector<std::string>{"node1", "cpu", "node2"});
-  Prefer& prefer = *policy;
-  rt.set_policy(std::move(policy));
-  native_runs = 0;
-  std::int64_t x = 0;
-  rt::call<void>(ce, rt::inout<std::int64_t>(x));
-  EXPECT_EQ(rt::sync(x), 7);
+  Prefer& policy = prefer({"node1", "cpu", "node2"});
+  EXPECT_EQ(run(ce), 7);
   EXPECT_EQ(native_runs.load(), 0) << "a crashed CE ran in the program's own process";
   EXPECT_EQ(node1.received.load(), 1) << "a crash is no transient error: not retried there";
   EXPECT_EQ(node2.received.load(), 1);
-  EXPECT_EQ(prefer.seen.size(), 1u);  // the retry had node2 alone: nothing to choose
+  EXPECT_EQ(policy.seen.size(), 1u);  // the retry had node2 alone: nothing to choose
 }
 
 TEST(Scheduler, ACeThatCrashesEveryIsolatedPlatformFailsWithoutRunningInProcess) {
   static const rt::CeInfo ce = seven("crashes_always", {FailurePolicy::Retry, 2, -1});
-  auto& rt = rt::Runtime::instance();
-  Scripted& lone =
-      install(std::make_unique<Scripted>("lone", ce, kIsolated, 100, rt::Failure::Crash));
-  rt.set_policy(std::make_unique<Prefer>(std::vector<std::string>{"lone"}));
-  native_runs = 0;
-  std::int64_t x = 0;
-  rt::call<void>(ce, rt::inout<std::int64_t>(x));
+  Scripted& lone = install("lone", ce, kIsolated, 100, rt::Failure::Crash);
+  prefer({"lone"});
   try {
-    rt::sync(x);
+    run(ce);
     FAIL() << "expected a TaskError";
   } catch (const rt::TaskError& e) {
     EXPECT_EQ(e.ce(), "SchedCEI::crashes_always");
@@ -180,21 +174,11 @@ TEST(Scheduler, ACeThatCrashesEveryIsolatedPlatformFailsWithoutRunningInProcess)
 TEST(Scheduler, APlatformThatGivesATaskBackHasItPlacedAgainByThePolicy) {
   // No retries: a task given back is placed again without counting one.
   static const rt::CeInfo ce = seven("given_back", {FailurePolicy::Fail, 0, -1});
-  auto& rt = rt::Runtime::instance();
-  Scripted& busy =
-      install(std::make_unique<Scripted>("busy", ce, kIsolated, 1, rt::Failure::Elsewhere));
-  Scripted& other =
-      install(std::make_unique<Scripted>("other", ce, kIsolated, 0, rt::Failure::Elsewhere));
-  auto policy = std::make_unique<Prefer>(std::vector<std::string>{"busy", "other"});
-  Prefer& prefer = *policy;
-  rt.set_policy(std::move(policy));
-  native_runs = 0;
-  std::int64_t x = 0;
-  rt::call<void>(ce, rt::inout<std::int64_t>(x));
-  EXPECT_EQ(rt::sync(x), 7);
-  EXPECT_EQ(busy.received.load(), 1);
-  EXPECT_EQ(other.received.load(), 1);
-  ASSERT_EQ(prefer.seen.size(), 2u) << "the task given back is placed by the policy";
-  EXPECT_FALSE(has(prefer.seen[1], "busy"));
-  EXPECT_TRUE(has(prefer.seen[1], "cpu"));
+  Prefer& policy = prefer({"busy", "other"});
+  Scripted& busy = install("busy", ce, kIsolated, 1, rt::Failure::Elsewhere);
+  Scripted& other = install("other", ce, kIsolated, 0, rt::Failure::Elsewhere);
+  EXPECT_EQ(run(ce), 7);
+  // Placed again by the policy, without `busy`.
+  EXPECT_EQ(policy.seen.back(), (std::vector<std::string>{"cpu", "other"}));
+  EXPECT_EQ(std::pair(busy.received.load(), other.received.load()), std::pair(1, 1));  // once each
 }

@@ -187,7 +187,9 @@ class Task {
   // output failed (dependants are not run; the host sees the error at its next sync).
   virtual void finish(std::exception_ptr error = nullptr) = 0;
   // A failure verdict that says what may happen next (Failure): finish(error) is fail(error,
-  // Failure::Error). For a task that is not the runtime's, the same as finish(error).
+  // Failure::Error). For a task that is not the runtime's, the same as finish(error). Like
+  // finish, from any thread, once per attempt: a verdict on an attempt already settled (timed
+  // out, placed again) is dropped.
   virtual void fail(std::exception_ptr error, Failure /*how*/) { finish(std::move(error)); }
   // Filled by platforms for profiles, traces and the summary.
   struct Timing {
