@@ -85,30 +85,6 @@ void CpuPlatform::fetch_inputs(TaskImpl* t) {
   if (t->waiting.fetch_sub(1, std::memory_order_acq_rel) == 1) make_ready(t);
 }
 
-// Several native versions: each is tried in turn until every one has a profile here, then the
-// one predicted fastest for this input size runs.
-int CpuPlatform::choose_version(Task& t) {
-  const CeInfo& ce = t.ce();
-  if (ce.nversions <= 1) return 0;
-  const unsigned turn = next_version_.fetch_add(1, std::memory_order_relaxed);
-  Profiles* profiles = rt_.profiles();
-  if (!profiles) return static_cast<int>(turn % ce.nversions);
-  double bytes = 0;
-  for (auto& a : t.args())
-    if (a.in) bytes += static_cast<double>(a.in->bytes());
-  int best = 0;
-  double best_s = 0;
-  for (std::size_t v = 0; v < ce.nversions; ++v) {
-    Prediction p = profiles->predict(ce, static_cast<int>(v), name_, bytes);
-    if (p.source == Source::Default) return static_cast<int>(turn % ce.nversions);  // exploring
-    if (v == 0 || p.seconds < best_s) {
-      best = static_cast<int>(v);
-      best_s = p.seconds;
-    }
-  }
-  return best;
-}
-
 void CpuPlatform::run(TaskImpl* t, int lane) {
   // Entries of withdrawn attempts are interchangeable with the task's live one: whichever comes
   // first is dropped, so the live attempt runs from the last, pushed once its inputs were ready.
@@ -153,8 +129,9 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
     fresh = heap.data() + n;
   }
   auto& tm = t->timing();
+  // The scheduler picked the version (PicksVersion); the first one for a task it did not place.
   if (tm.version_index < 0 || static_cast<std::size_t>(tm.version_index) >= ce.nversions)
-    tm.version_index = choose_version(*t);
+    tm.version_index = 0;
   const int version = tm.version_index;
   std::fill(fresh, fresh + n, nullptr);
   Clock::time_point start{};

@@ -31,6 +31,9 @@ class CpuPlatform final : public Platform {
 
   const std::string& name() const override { return name_; }
   const char* kind() const override { return "cpu"; }
+  Capabilities capabilities() const override {
+    return {Capabilities::InProcess | Capabilities::PicksVersion};
+  }
   bool can_run(const CeInfo& ce) const override { return ce.nversions > 0; }
   Forecast forecast(const Task& t) const override;
   void submit(TaskPtr t) override;
@@ -50,7 +53,6 @@ class CpuPlatform final : public Platform {
   bool drop_withdrawn(TaskImpl* t);
   void run(TaskImpl* t, int lane);
   void fetch_inputs(TaskImpl* t);
-  int choose_version(Task& t);
   Prediction predict_exec(const Task& t, double input_bytes) const;  // of the fastest version
   double ahead_of(const Task& t) const;  // tasks running, or queued to run before t
   // The Timing's energy of a task that just ran: the power model's figure, or none yet when the
@@ -66,7 +68,6 @@ class CpuPlatform final : public Platform {
   std::string name_;
   PlatformConfig config_;
   std::unique_ptr<MeterSampler> meter_;  // RAPL when readable; until shutdown
-  std::atomic<unsigned> next_version_{0};
   std::mutex withdrawn_mu_;
   std::vector<TaskPtr> withdrawn_;  // one per entry left in the queues; under withdrawn_mu_
   std::atomic<std::size_t> withdrawn_count_{0};  // withdrawn_.size(), read without the lock

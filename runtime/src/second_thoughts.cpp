@@ -66,52 +66,8 @@ bool RuntimeCore::rethinks() const {
   return second_thoughts.enabled() && policy->by_forecasts();
 }
 
-void RuntimeCore::forecast_all(TaskImpl& t, Platform* only, std::vector<Candidate>& out) {
-  const bool lost = any_lost_.load(std::memory_order_acquire);
-  for (Platform* p : platforms) {
-    if (only ? p != only : !p->can_run(t.ce()) || (lost && is_lost(p))) continue;
-    Forecast f = p->forecast(t);
-    if (f.feasible || only) out.push_back({p, f});
-  }
-  if (!only && rethinks()) second_thoughts.correct(out, now_s());
-}
-
 double RuntimeCore::now_s() const {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-void RuntimeCore::rethink(Platform& p) {
-  if (rethinking_.exchange(true, std::memory_order_acq_rel)) return;  // another thread is at it
-  std::vector<TaskPtr> queued;
-  {
-    std::lock_guard g(tracked_mu_);
-    for (TaskImpl* t = tracked_head_; t; t = t->tracked_next)  // newest first
-      if (t->platform == &p && t->forecast_exec_s > 0) queued.push_back(t->self);
-  }
-  std::size_t moved = 0, refused = 0;
-  std::vector<Candidate> candidates;
-  for (const TaskPtr& task : queued) {
-    TaskImpl& t = *impl(task.get());
-    candidates.clear();
-    forecast_all(t, nullptr, candidates);
-    if (candidates.size() < 2) continue;
-    Platform* to = candidates[policy->choose(t.ce(), candidates)].platform;
-    // The tasks queued before it wait less: the policy keeps them here too.
-    if (to == &p) break;
-    // Refused: begun (a task per worker at most), or a platform that gives nothing back, whose
-    // queue is then not walked to its end at every revisit.
-    if (!p.withdraw(t)) {
-      if (++refused > p.workers()) break;
-      continue;
-    }
-    untrack(t);
-    dispatch(t, to);
-    observe_replaced(t, p, *to, second_thoughts.lag(p));
-    ++moved;
-  }
-  log().info("{} runs {:.1f}x behind its forecasts: {} of its {} queued task(s) placed again",
-             p.name(), second_thoughts.lag(p), moved, queued.size());
-  rethinking_.store(false, std::memory_order_release);
 }
 
 }  // namespace cei::rt

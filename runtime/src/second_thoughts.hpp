@@ -2,7 +2,7 @@
 // (a device throttled, cores taken by another program, a CE slower on some data) has its queue
 // revisited: the tasks queued there that have not begun are offered to the policy again, with
 // that platform's forecasts corrected by what it is really doing, and those the policy places
-// elsewhere move if the platform gives them back (RuntimeCore::rethink, Platform::withdraw).
+// elsewhere move if the platform gives them back (Scheduler::rethink, Platform::withdraw).
 //
 //   SecondThoughts st;                 // late from 2x the forecast (CEI_SECOND_THOUGHTS)
 //   st.correct(candidates, now_s);     // before the policy chooses

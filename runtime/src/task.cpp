@@ -55,21 +55,29 @@ int TaskImpl::open_attempt() {
 }
 
 void TaskImpl::finish(std::exception_ptr error) {
-  const int a = attempt();
-  if (a == 0 || !claim(a)) return;  // already settled (timed out, moved): a late verdict
-  settle(std::move(error));
+  fail(std::move(error), Failure::Error);
 }
 
-void TaskImpl::settle(std::exception_ptr error) {
+void TaskImpl::fail(std::exception_ptr error, Failure how) {
+  const int a = attempt();
+  if (a == 0 || !claim(a)) return;  // already settled (timed out, moved): a late verdict
+  settle(std::move(error), how);
+}
+
+void TaskImpl::settle(std::exception_ptr error, Failure how) {
   if (!error) return complete(false);
-  settle_failure(std::move(error), false);
+  if (how == Failure::Elsewhere) {
+    if (rt_->scheduler().place_again(*this)) return;
+    how = Failure::Error;  // nowhere else to go: it failed here
+  }
+  settle_failure(std::move(error), false, how);
 }
 
 void TaskImpl::settle_thrown(std::exception_ptr thrown) {
-  settle_failure(std::move(thrown), true);
+  settle_failure(std::move(thrown), true, Failure::Error);
 }
 
-void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce) {
+void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce, Failure how) {
   std::exception_ptr input_error;
   bool has_outputs = false;
   for (auto& a : args_) {
@@ -86,7 +94,7 @@ void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce) {
     if (!thrown_by_ce) error = as_task_error(*ce_, error);
     if (failure_.policy == FailurePolicy::Retry && retries_done < failure_.retries) {
       ++retries_done;
-      if (rt_->retry(*this, error)) return;
+      if (rt_->scheduler().retry(*this, error, how)) return;
     }
     if (failure_.policy == FailurePolicy::Ignore) {
       ignore_failure(error);
@@ -125,7 +133,7 @@ void TaskImpl::ignore_failure(const std::exception_ptr& error) {
 }
 
 void TaskImpl::complete(bool failed) {
-  if (tracked) rt_->untrack(*this);
+  if (tracked) rt_->scheduler().untrack(*this);
   if (done) done->publish_host(done->type().create());  // no-op when failed above
   rt_->observe(*this, failed);
   for (auto& a : args_) {

@@ -33,6 +33,7 @@ class TaskImpl final : public Task {
   std::vector<TaskArg>& args() override { return args_; }
   // A platform's verdict on the current attempt (for platforms that do not track attempts).
   void finish(std::exception_ptr error) override;
+  void fail(std::exception_ptr error, Failure how) override;
   Timing& timing() override { return timing_; }
   int priority() const override { return rank.load(std::memory_order_relaxed); }
 
@@ -59,8 +60,10 @@ class TaskImpl final : public Task {
            open_.compare_exchange_strong(v, 0, std::memory_order_acq_rel);
   }
   // After a successful claim: success (null: outputs published) or the failure policy for a
-  // failure of the runtime or of a platform, which the program sees as a TaskError naming the CE.
-  void settle(std::exception_ptr error);
+  // failure of the runtime or of a platform, which the program sees as a TaskError naming the CE;
+  // `how` tells the scheduler what may happen next (Failure::Elsewhere: placed again without
+  // this platform, unless none other can take it).
+  void settle(std::exception_ptr error, Failure how = Failure::Error);
   // After a successful claim: the CE's native implementation threw `thrown`. The program sees
   // that very exception (rethrown where it observes the task), as the sequential program sees it
   // at the call, so that its handlers catch it by its own type.
@@ -79,9 +82,9 @@ class TaskImpl final : public Task {
   // 0 for a task nothing reads from yet: the executor's common level (priorities above 0 run
   // first), where a leaf stays behind the tasks that unlock others.
   std::atomic<int> rank{0};
-  // Inputs still pending before the runtime places the task (RuntimeCore::place_when_ready).
+  // Inputs still pending before the scheduler places the task (Scheduler::place_when_ready).
   std::atomic<int> unready{0};
-  // Placed on a platform that had not run its CE: the exploration that RuntimeCore counts.
+  // Placed on a platform that had not run its CE: the exploration that the Scheduler counts.
   bool explores = false;
   // The execution forecast the policy placed it by, when second thoughts may revisit the
   // placement (SecondThoughts::ran holds the run to it); 0: none, the task stays where it is (a
@@ -98,13 +101,13 @@ class TaskImpl final : public Task {
   int lane = -1;  // set when a platform reports the start
   // A void CE without outputs: the version its Pending<void> waits for, settled with the task.
   VersionPtr done;
-  // The runtime's list of unsettled tasks on a platform that may be lost (not the CPU).
+  // The scheduler's list of unsettled tasks on a platform that may be lost (MayBeLost).
   TaskImpl* tracked_prev = nullptr;
   TaskImpl* tracked_next = nullptr;
   bool tracked = false;
 
  private:
-  void settle_failure(std::exception_ptr error, bool thrown_by_ce);
+  void settle_failure(std::exception_ptr error, bool thrown_by_ce, Failure how);
   void ignore_failure(const std::exception_ptr& error);
   void complete(bool failed);
 
