@@ -3,8 +3,12 @@
 // sends glibc's malloc through its locked cross-thread path on every task; here each thread keeps
 // a cache of free blocks and trades whole batches with a global list, one lock per kBatch blocks.
 // Blocks are never returned to the system: the pool holds the peak of tasks in flight.
+// SparePool does the same for objects that own a buffer (a task's vector of arguments): the
+// object itself, emptied, travels back with its buffer.
 //
 //   auto t = std::allocate_shared<TaskImpl>(PoolAllocator<TaskImpl>{}, ...);
+//   std::vector<TaskArg> v = SparePool<std::vector<TaskArg>>::take();  // empty, with capacity
+//   v.clear(); SparePool<std::vector<TaskArg>>::give(std::move(v));
 #pragma once
 
 #include <atomic>
@@ -121,6 +125,77 @@ struct PoolAllocator {
     static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
     constexpr std::size_t a = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
     return (sizeof(T) + a - 1) / a * a;
+  }
+};
+
+// Emptied containers kept with their capacity: the thread that frees a task gives its vector,
+// the thread that makes the next one takes it, so neither calls malloc for it (nor free across
+// threads). Each thread keeps up to kBatch of them and trades whole batches with a global list.
+// Like BlockPool, it holds the peak of tasks in flight.
+template <typename T>
+class SparePool {
+ public:
+  // Any thread. An empty T, with the capacity of one given back if there is one.
+  static T take() {
+    Cache& c = cache();
+    if (c.spare.empty()) c.refill();
+    if (c.spare.empty()) return T{};
+    T t = std::move(c.spare.back());
+    c.spare.pop_back();
+    return t;
+  }
+
+  // Any thread. `t` must be empty (cleared).
+  static void give(T&& t) noexcept {
+    Cache& c = cache();
+    if (c.spare.size() == kBatch) c.spill();
+    if (c.spare.capacity() == c.spare.size()) return;  // no room to keep it (allocation failed)
+    c.spare.push_back(std::move(t));
+  }
+
+ private:
+  static constexpr std::size_t kBatch = 128;
+  struct Global {
+    std::mutex mu;
+    std::vector<std::vector<T>> batches;
+  };
+  static Global& global() {
+    static auto* g = new Global;  // never destroyed: threads may exit after static destructors
+    return *g;
+  }
+  struct Cache {
+    std::vector<T> spare;
+    Cache() { reserve(); }
+    // A full cache's room is made once per batch: push_back in give() never allocates.
+    void reserve() noexcept {
+      try {
+        spare.reserve(kBatch);
+      } catch (...) {  // then give() drops what it is given
+      }
+    }
+    void spill() noexcept {
+      if (spare.empty()) return;
+      Global& g = global();
+      try {
+        std::lock_guard l(g.mu);
+        g.batches.push_back(std::move(spare));
+      } catch (...) {  // no room to record the batch: let these go
+      }
+      spare = {};
+      reserve();
+    }
+    void refill() {
+      Global& g = global();
+      std::lock_guard l(g.mu);
+      if (g.batches.empty()) return;
+      spare.swap(g.batches.back());
+      g.batches.pop_back();
+    }
+    ~Cache() { spill(); }
+  };
+  static Cache& cache() {
+    thread_local Cache c;
+    return c;
   }
 };
 
