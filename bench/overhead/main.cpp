@@ -30,7 +30,7 @@ namespace {
 struct Options {
   std::size_t tasks = 100000;
   std::size_t starpu_tasks = 20000;
-  std::size_t memory_tasks = 50000;  // below the runtime's in-flight window
+  std::size_t memory_tasks = 2000;  // below CEI's in-flight window (CEI_MAX_IN_FLIGHT, 4096)
   int runs = 5;
   std::vector<int> cores{2};
   double starpu_timeout_s = 120;
