@@ -140,9 +140,9 @@ bool register_policy_factory(PolicyFactory f) {
 // ---- RuntimeCore ----
 
 // The window is small enough that the tasks in it stay in the caches: a program thread far ahead
-// of the workers left them every task's memory cold (65,536 tasks made empty chained tasks
-// 1.4x slower per task than 4,096, on 1 and 2 workers), and large enough that the workers never
-// starve meanwhile (the program thread resumes with half of it still queued).
+// of the workers left them every task's memory cold (on the 2-core VM, a window of 65,536 made
+// empty tasks 1.2-2.6x slower per task than 4,096: bench/overhead/README.md), and large enough
+// that the workers never starve meanwhile (the program thread resumes with half of it queued).
 RuntimeCore::RuntimeCore()
     : start(Clock::now()), max_in_flight_(env_size("CEI_MAX_IN_FLIGHT", std::size_t{1} << 12)) {}
 
