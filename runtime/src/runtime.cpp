@@ -137,19 +137,27 @@ bool register_policy_factory(PolicyFactory f) {
 
 // ---- RuntimeCore ----
 
+// The window is small enough that the tasks in it stay in the caches: a program thread far ahead
+// of the workers left them every task's memory cold (on the 2-core VM, a window of 65,536 made
+// empty tasks 1.2-2.6x slower per task than 4,096: bench/overhead/README.md), and large enough
+// that the workers never starve meanwhile (the program thread resumes with half of it queued).
 RuntimeCore::RuntimeCore()
-    : start(Clock::now()), max_in_flight_(env_size("CEI_MAX_IN_FLIGHT", std::size_t{1} << 16)) {}
+    : start(Clock::now()), max_in_flight_(env_size("CEI_MAX_IN_FLIGHT", std::size_t{1} << 12)) {}
 
 Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n,
                              const detail::ArgSpec* into) {
-  if (in_flight.load(std::memory_order_relaxed) >= max_in_flight_)
-    wait_in_flight(max_in_flight_ / 2);
+  if (submitted_.load(std::memory_order_relaxed) -
+          completed_seen_.load(std::memory_order_relaxed) >=
+      max_in_flight_) {
+    completed_seen_.store(completed_.load(std::memory_order_acquire), std::memory_order_relaxed);
+    if (in_flight() >= max_in_flight_) wait_in_flight(max_in_flight_ / 2);
+  }
   auto t = std::allocate_shared<TaskImpl>(PoolAllocator<TaskImpl>{}, *this,
                                           next_task_.fetch_add(1, std::memory_order_relaxed), ce,
                                           n + (ce.result ? 1 : 0), resolve_failure(ce));
   Version* result = analyzer_.build_args(*t, args, n, into);
   t->self = t;
-  in_flight.fetch_add(1, std::memory_order_relaxed);
+  submitted_.fetch_add(1, std::memory_order_relaxed);
   if (ranking()) link(*t);
   scheduler_.dispatch(*t);
   return result;
@@ -289,21 +297,32 @@ void RuntimeCore::observe(TaskImpl& t, bool failed) {
 }
 
 void RuntimeCore::task_done() noexcept {
-  std::size_t left = in_flight.fetch_sub(1) - 1;
-  // Wake waiters only at the two levels they wait for, not on every task.
-  if ((left == 0 || left == max_in_flight_ / 2) && flight_waiters_.load() > 0) {
-    std::lock_guard g(flight_mu_);
-    flight_cv_.notify_all();
-  }
+  // seq_cst against wait_in_flight's announcement: either this sees the waiter, or the waiter's
+  // look at the count sees this completion.
+  completed_.fetch_add(1, std::memory_order_seq_cst);
+  if (flight_waiters_.load(std::memory_order_seq_cst) == 0) return;
+  // Only completions at or below what a waiter waits for wake it, not every task.
+  if (in_flight() > flight_target_.load(std::memory_order_seq_cst)) return;
+  std::lock_guard g(flight_mu_);
+  flight_cv_.notify_all();
+}
+
+std::size_t RuntimeCore::in_flight() const noexcept {
+  // Completions first: a task is counted submitted before it can complete, so the submissions
+  // read after them include theirs.
+  const std::size_t done = completed_.load(std::memory_order_seq_cst);
+  return submitted_.load(std::memory_order_seq_cst) - done;
 }
 
 void RuntimeCore::wait_in_flight(std::size_t target) {
-  flight_waiters_.fetch_add(1);
-  {
-    std::unique_lock g(flight_mu_);
-    flight_cv_.wait(g, [&] { return in_flight.load() <= target; });
-  }
-  flight_waiters_.fetch_sub(1);
+  std::unique_lock g(flight_mu_);
+  // The target before the count: a completion that sees the waiter sees its target too.
+  if (target > flight_target_.load(std::memory_order_relaxed))
+    flight_target_.store(target, std::memory_order_seq_cst);
+  flight_waiters_.fetch_add(1, std::memory_order_seq_cst);
+  flight_cv_.wait(g, [&] { return in_flight() <= target; });
+  if (flight_waiters_.fetch_sub(1, std::memory_order_relaxed) == 1)
+    flight_target_.store(0, std::memory_order_relaxed);
 }
 
 void RuntimeCore::barrier() {
@@ -518,7 +537,7 @@ double Runtime::now_s() const {
 }
 
 std::size_t Runtime::tasks_in_flight() const {
-  return impl_->in_flight.load();
+  return impl_->in_flight();
 }
 
 std::size_t Runtime::pooled_bytes() const {

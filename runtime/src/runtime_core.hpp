@@ -53,6 +53,8 @@ class RuntimeCore {
   void observe_replaced(TaskImpl& t, const Platform& from, const Platform& to, double lag);
   void observe(TaskImpl& t, bool failed);
   void task_done() noexcept;
+  // Thread-safe: tasks submitted and not settled.
+  std::size_t in_flight() const noexcept;
   // Waits until at most `target` tasks are in flight.
   void wait_in_flight(std::size_t target);
   void barrier();
@@ -102,7 +104,6 @@ class RuntimeCore {
   PlatformList platforms;
   std::unique_ptr<Policy> policy;
   std::unique_ptr<Profiles> profiles;
-  std::atomic<std::size_t> in_flight{0};
   FailureSpec failure_defaults{FailurePolicy::Fail, 0, 0};
   SecondThoughts second_thoughts;  // its threshold set before the first task
 
@@ -127,8 +128,17 @@ class RuntimeCore {
   Analyzer analyzer_;
   std::atomic<std::uint64_t> next_task_{1};
   std::size_t max_in_flight_;
-  std::mutex flight_mu_;
+  // Tasks in flight are submitted_ - completed_: program threads count the one and workers the
+  // other, each on its own cache line, so that no line is written by both sides on every task
+  // (one shared counter cost each side a cache miss per task). A program thread looks at
+  // completed_ only when its last look, completed_seen_, says the window may be full.
+  alignas(64) std::atomic<std::size_t> submitted_{0};
+  std::atomic<std::size_t> completed_seen_{0};
+  alignas(64) std::atomic<std::size_t> completed_{0};
+  alignas(64) std::mutex flight_mu_;
   std::condition_variable flight_cv_;
+  // The highest target of the threads in wait_in_flight (0 when none): completions at or below
+  // it wake them. Both under flight_mu_ for writes.
   std::atomic<std::size_t> flight_target_{0};
   std::atomic<int> flight_waiters_{0};
   bool stopped_ = false;

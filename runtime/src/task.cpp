@@ -1,3 +1,4 @@
+#include "pool.hpp"
 #include "runtime_core.hpp"
 #include "task_impl.hpp"
 
@@ -10,8 +11,12 @@ namespace cei::rt {
 
 TaskImpl::TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs,
                    FailureSpec failure)
-    : rt_(&rt), id_(id), ce_(&ce), failure_(failure) {
-  args_.reserve(nargs);
+    : rt_(&rt), id_(id), ce_(&ce), args_(SpareVectors<TaskArg>::take(nargs)), failure_(failure) {}
+
+// The program thread makes tasks and workers end them: a fresh vector each time would be a
+// malloc there and a free across threads here, per task.
+TaskImpl::~TaskImpl() {
+  SpareVectors<TaskArg>::give(std::move(args_));
 }
 
 namespace {

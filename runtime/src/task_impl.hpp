@@ -27,6 +27,7 @@ class TaskImpl final : public Task {
  public:
   TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs,
            FailureSpec failure);
+  ~TaskImpl() override;
 
   std::uint64_t id() const override { return id_; }
   const CeInfo& ce() const override { return *ce_; }

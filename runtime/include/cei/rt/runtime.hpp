@@ -83,8 +83,9 @@ class Runtime {
   // Seconds since the runtime started (the time base of forecasts).
   double now_s() const;
   std::size_t tasks_in_flight() const;
-  // Heap held in the runtime's pools of task and version blocks (in use or free for reuse): it
-  // follows the peak number of tasks in flight, not the number of tasks run.
+  // Heap held in the runtime's pools of task and version blocks and of task argument arrays (in
+  // use or free for reuse): it follows the peak number of tasks in flight, not the number of tasks
+  // run.
   std::size_t pooled_bytes() const;
   // Waits for every task submitted so far (no host copies), then for the platforms' late reports
   // of their energy (Platform::settle_energy); called at exit.
