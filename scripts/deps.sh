@@ -14,6 +14,7 @@ PACKAGES=(
   graphviz
   libstarpu-dev
   curl
+  openssl   # the tests make their HTTPS certificates with it (not in a minimal Debian)
   "$@"
 )
 missing=()
