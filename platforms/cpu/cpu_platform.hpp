@@ -8,12 +8,11 @@
 //   rt.add_platform(std::make_unique<cei::rt::CpuPlatform>(rt, cfg));
 #pragma once
 
-#include "executor.hpp"
-#include "task_impl.hpp"
-
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/energy.hpp>
 #include <cei/rt/runtime.hpp>
+#include <cei/rt/task_context.hpp>
+#include <cei/rt/worker_pool.hpp>
 
 #include <atomic>
 #include <memory>
@@ -41,9 +40,10 @@ class CpuPlatform final : public Platform {
   double backlog_core_s(const Task& t) const;
 
  private:
-  void make_ready(TaskImpl* t);
-  void run(TaskImpl* t, int lane);
-  void fetch_inputs(TaskImpl* t);
+  struct Ready;  // InputWaiter's callback
+  void make_ready(TaskContext& t);
+  void run(TaskContext& t, int lane);
+  void fetch_inputs(TaskContext& t);
   int choose_version(Task& t);
   Prediction predict_exec(const Task& t, double input_bytes) const;  // of the fastest version
   double ahead_of(const Task& t) const;  // tasks running, or queued to run before t
@@ -61,7 +61,7 @@ class CpuPlatform final : public Platform {
   PlatformConfig config_;
   std::unique_ptr<MeterSampler> meter_;  // RAPL when readable; until shutdown
   std::atomic<unsigned> next_version_{0};
-  Executor<TaskImpl> executor_;  // last: its workers use the members above until it stops
+  WorkerPool executor_;  // last: its workers use the members above until it stops
 };
 
 }  // namespace cei::rt

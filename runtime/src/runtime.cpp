@@ -1,4 +1,3 @@
-#include "executor.hpp"
 #include "first_feasible.hpp"
 #include "host_wait.hpp"
 #include "pool.hpp"
@@ -10,6 +9,7 @@
 #include <cei/rt/task_error.hpp>
 #include <cei/rt/trace/log.hpp>
 #include <cei/rt/trace/observers.hpp>
+#include <cei/rt/worker_pool.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -83,7 +83,7 @@ void drain_at_exit() {
 // exit() from a CE on a worker: the sequential program ends there, with that status; draining
 // would wait for the very task that called exit, for ever. on_exit, not atexit: it has the status.
 void drain_on_exit(int status, void*) {
-  if (Executor<TaskImpl>::on_worker()) {
+  if (WorkerPool::on_worker()) {
     std::fflush(nullptr);
     std::_Exit(status);
   }
@@ -192,16 +192,8 @@ void RuntimeCore::unlink(TaskImpl& t) {
 }
 
 bool RuntimeCore::place_when_ready(TaskImpl& t) {
-  t.unready.store(1, std::memory_order_relaxed);
-  for (auto& a : t.args()) {
-    if (!a.in || a.in->state() != Version::State::Pending) continue;
-    t.unready.fetch_add(1, std::memory_order_relaxed);
-    a.in->on_ready([this, &t] {
-      if (t.unready.fetch_sub(1, std::memory_order_acq_rel) == 1) dispatch(t);
-    });
-  }
-  // The last input may have come while subscribing: then nothing waits and t is placed now.
-  return t.unready.fetch_sub(1, std::memory_order_acq_rel) != 1;
+  // The last input may come while subscribing: then nothing waits and t is placed now.
+  return t.unready.until_ready(t, [this](Task& ready) { dispatch(*impl(&ready)); });
 }
 
 bool RuntimeCore::explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick,

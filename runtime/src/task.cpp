@@ -1,5 +1,6 @@
 #include "runtime_core.hpp"
 #include "task_impl.hpp"
+#include "version_impl.hpp"
 
 #include <cei/rt/task_error.hpp>
 #include <cei/rt/trace/log.hpp>
@@ -10,7 +11,7 @@ namespace cei::rt {
 
 TaskImpl::TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs,
                    FailureSpec failure)
-    : rt_(&rt), id_(id), ce_(&ce), failure_(failure) {
+    : TaskContext(failure), rt_(&rt), id_(id), ce_(&ce) {
   args_.reserve(nargs);
 }
 
@@ -45,13 +46,47 @@ std::string describe_failure(const CeInfo& ce, const std::exception_ptr& e) {
 }
 
 int TaskImpl::open_attempt() {
-  waiting.store(0, std::memory_order_relaxed);
-  fetched_inputs = false;
+  inputs_.reset();
   lane = -1;
   timing_ = Timing{};
   const int a = ++attempts_;
   open_.store(a, std::memory_order_release);
   return a;
+}
+
+// ---- TaskContext: every one is a TaskImpl ----
+
+void TaskContext::done() {
+  static_cast<TaskImpl*>(this)->settle(nullptr);
+}
+
+void TaskContext::failed(std::exception_ptr error, Retry retry) {
+  static_cast<TaskImpl*>(this)->settle(std::move(error), retry == Retry::ByPolicy);
+}
+
+void TaskContext::threw(std::exception_ptr thrown) {
+  static_cast<TaskImpl*>(this)->settle_thrown(std::move(thrown));
+}
+
+void TaskContext::hand_over(Platform& to) {
+  auto* t = static_cast<TaskImpl*>(this);
+  t->open_attempt();
+  t->rt_->task_moved(*t, to);
+  to.submit(t->self);
+}
+
+void TaskContext::start_timeout(int attempt) {
+  auto* t = static_cast<TaskImpl*>(this);
+  t->rt_->start_timeout(*t, attempt);
+}
+
+void* TaskContext::take_input(std::size_t i) {
+  const VersionPtr& in = args()[i].in;
+  return last_reference(in) ? impl(in.get())->take_storage() : nullptr;
+}
+
+TaskPtr TaskContext::keep_alive() const {
+  return static_cast<const TaskImpl*>(this)->self;
 }
 
 void TaskImpl::finish(std::exception_ptr error) {
@@ -60,16 +95,16 @@ void TaskImpl::finish(std::exception_ptr error) {
   settle(std::move(error));
 }
 
-void TaskImpl::settle(std::exception_ptr error) {
+void TaskImpl::settle(std::exception_ptr error, bool retryable) {
   if (!error) return complete(false);
-  settle_failure(std::move(error), false);
+  settle_failure(std::move(error), false, retryable);
 }
 
 void TaskImpl::settle_thrown(std::exception_ptr thrown) {
-  settle_failure(std::move(thrown), true);
+  settle_failure(std::move(thrown), true, true);
 }
 
-void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce) {
+void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce, bool retryable) {
   std::exception_ptr input_error;
   bool has_outputs = false;
   for (auto& a : args_) {
@@ -84,7 +119,7 @@ void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce) {
     error = input_error;
   } else {
     if (!thrown_by_ce) error = as_task_error(*ce_, error);
-    if (failure_.policy == FailurePolicy::Retry && retries_done < failure_.retries) {
+    if (retryable && failure_.policy == FailurePolicy::Retry && retries_done < failure_.retries) {
       ++retries_done;
       if (rt_->retry(*this, error)) return;
     }

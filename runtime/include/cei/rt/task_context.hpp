@@ -1,0 +1,120 @@
+// What a platform holds of a task the runtime submitted to it: the attempt it runs, the verdict
+// it gives, the countdown of its inputs. Part of the platform SDK (docs/platforms.md); every
+// Task that Runtime hands to Platform::submit is one (context(task)).
+//
+// A task runs in attempts (a retry, a resubmission after its platform was lost: each opens one).
+// Exactly one verdict settles an attempt: the platform's, a timeout's or a lost platform's. The
+// platform takes the attempt's token when it starts, and claims the attempt before it publishes
+// anything; a claim that fails means someone else settled it: the platform drops what it has,
+// so a late result never overwrites anything.
+//
+//   void MyPlatform::submit(TaskPtr task) {
+//     TaskContext& c = context(*task);
+//     if (!c.inputs().until_ready(c, [this](Task& t) { run(context(t)); })) run(c);
+//   }
+//   void MyPlatform::run(TaskContext& c) {
+//     const int attempt = c.attempt();
+//     ... compute the outputs ...
+//     if (!c.commit(attempt, [&] { publish the outputs; }))
+//       drop the outputs;                            // timed out or moved meanwhile
+//   }
+//   // or, when it failed: c.fail(attempt, error);  a CE's own exception: c.claim(a) && c.threw(e)
+//
+// Thread-safety: attempt(), claim() and the fail/commit calls that claim may race with the
+// runtime's own verdicts (that is what they are for); the others belong to whoever holds the
+// claim, or runs the attempt, as each says.
+#pragma once
+
+#include <cei/rt/input_waiter.hpp>
+#include <cei/rt/platform.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <exception>
+
+namespace cei::rt {
+
+class TaskContext : public Task {
+ public:
+  // The open attempt: the token a platform takes when it starts the task (0: none, the task is
+  // settled or between attempts). Thread-safe.
+  int attempt() const { return open_.load(std::memory_order_acquire); }
+  // Closes `attempt` for the caller, who then owes its verdict (done, failed, threw); false if
+  // someone else closed it first. Thread-safe.
+  bool claim(int attempt) {
+    return open_.compare_exchange_strong(attempt, 0, std::memory_order_acq_rel);
+  }
+
+  // Verdicts, after a successful claim, once each:
+  // The outputs are published.
+  void done();
+  // The platform or the runtime failed it: the failure policy decides (a retry elsewhere under
+  // `retry`, else the program sees a TaskError naming the CE). Retry::Never for a failure that
+  // would repeat wherever the task ran again.
+  enum class Retry : bool { Never, ByPolicy };
+  void failed(std::exception_ptr error, Retry retry = Retry::ByPolicy);
+  // The CE's native implementation threw `thrown`: the program sees that very exception where it
+  // observes the task, as the sequential program sees it at the call.
+  void threw(std::exception_ptr thrown);
+
+  // Claims `attempt` and then publishes (publish(): every output gets its value) and settles it
+  // done; false, without calling publish, when the attempt was closed already: the caller drops
+  // its results. Thread-safe as claim is.
+  template <class Publish>
+  bool commit(int attempt, Publish&& publish) {
+    if (!claim(attempt)) return false;
+    publish();
+    done();
+    return true;
+  }
+  // Claims `attempt` and settles it failed; nothing when it was closed already. Thread-safe.
+  void fail(int attempt, std::exception_ptr error, Retry retry = Retry::ByPolicy) {
+    if (claim(attempt)) failed(std::move(error), retry);
+  }
+
+  // After a successful claim: the task goes, unfinished, to `to` in a new attempt (profiles,
+  // traces and the summary name `to`). A remote platform whose node fails mid-task uses it.
+  void hand_over(Platform& to);
+
+  // Final: the runtime's executor reads it for every task it queues, without a virtual call.
+  int priority() const final { return rank.load(std::memory_order_relaxed); }
+
+  // The countdown of the inputs for the platform running the current attempt (reset with each
+  // attempt). Used by that platform only.
+  InputWaiter& inputs() { return inputs_; }
+
+  // The failure policy as resolved for this task (the CE's, else the launch config's). Constant.
+  const FailureSpec& failure() const { return failure_; }
+  // Whether the task's inputs must survive a failed attempt (a retry reads them again): then no
+  // output may reuse an input's storage. Constant.
+  bool keeps_inputs() const {
+    return failure_.policy == FailurePolicy::Retry || failure_.policy == FailurePolicy::Ignore;
+  }
+  // The platform starts the attempt's execution now: the task's timeout, if it has one, counts
+  // from here (a platform that reports no start is timed from its submission). Thread-safe.
+  void start_timeout(int attempt);
+  // The storage of argument i's input (an InOut) to update in place, when this task holds the
+  // last reference to that value and the runtime owns it; else null (the caller copies). The
+  // input's bytes() keeps the size the value had. By the platform running the attempt only.
+  void* take_input(std::size_t i);
+  // A reference that keeps the task (and the versions it holds) alive until it goes: for a
+  // platform that may still run code on it after a verdict settled it (a timeout). Thread-safe.
+  TaskPtr keep_alive() const;
+
+ protected:
+  explicit TaskContext(FailureSpec failure) : failure_(failure) {}
+
+  // priority(), kept by the runtime: 0 for a task nothing reads from yet, the executor's common
+  // level (priorities above 0 run first), where a leaf stays behind the tasks that unlock others.
+  std::atomic<int> rank{0};
+  std::atomic<int> open_{0};
+  FailureSpec failure_;
+  InputWaiter inputs_;
+};
+
+// The context of a task the runtime submitted (every one is a TaskContext).
+inline TaskContext& context(Task& t) {
+  return static_cast<TaskContext&>(t);
+}
+
+}  // namespace cei::rt
