@@ -45,7 +45,7 @@ class TaskContext : public Task {
     return open_.compare_exchange_strong(attempt, 0, std::memory_order_acq_rel);
   }
 
-  // Verdicts, after a successful claim, once each:
+  // Verdicts: one of these, once, by whoever holds a successful claim.
   // The outputs are published.
   void done();
   // The platform or the runtime failed it: the failure policy decides (a retry elsewhere under
@@ -77,6 +77,7 @@ class TaskContext : public Task {
   void hand_over(Platform& to);
 
   // Final: the runtime's executor reads it for every task it queues, without a virtual call.
+  // Thread-safe (the runtime raises it while the task waits).
   int priority() const final { return rank.load(std::memory_order_relaxed); }
 
   // The countdown of the inputs for the platform running the current attempt (reset with each

@@ -23,7 +23,8 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  // Queues t (higher Task::priority first); a worker that pushes keeps the task for itself next.
+  // Queues t (higher Task::priority first). A worker of this pool that pushes keeps t (its next
+  // task, or its own deque, where others may steal it); other threads queue it for any worker.
   // Thread-safe; not after stop().
   void push(TaskContext& t);
   // Once nothing more is pushed: runs what is queued, joins the workers. Idempotent; not from a
