@@ -11,9 +11,7 @@ namespace cei::rt {
 
 TaskImpl::TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs,
                    FailureSpec failure)
-    : TaskContext(failure), rt_(&rt), id_(id), ce_(&ce) {
-  args_.reserve(nargs);
-}
+    : TaskContext(id, ce, nargs, failure), rt_(&rt) {}
 
 namespace {
 std::string ce_name(const CeInfo& ce) {
@@ -57,7 +55,7 @@ int TaskImpl::open_attempt() {
 // ---- TaskContext: every one is a TaskImpl ----
 
 void TaskContext::done() {
-  static_cast<TaskImpl*>(this)->settle(nullptr);
+  static_cast<TaskImpl*>(this)->complete(false);
 }
 
 void TaskContext::failed(std::exception_ptr error, Retry retry) {
@@ -81,7 +79,7 @@ void TaskContext::start_timeout(int attempt) {
 }
 
 void* TaskContext::take_input(std::size_t i) {
-  const VersionPtr& in = args()[i].in;
+  const VersionPtr& in = args_[i].in;
   return last_reference(in) ? impl(in.get())->take_storage() : nullptr;
 }
 
@@ -89,10 +87,10 @@ TaskPtr TaskContext::keep_alive() const {
   return static_cast<const TaskImpl*>(this)->self;
 }
 
-void TaskImpl::finish(std::exception_ptr error) {
+void TaskContext::finish(std::exception_ptr error) {
   const int a = attempt();
   if (a == 0 || !claim(a)) return;  // already settled (timed out, moved): a late verdict
-  settle(std::move(error));
+  static_cast<TaskImpl*>(this)->settle(std::move(error));
 }
 
 void TaskImpl::settle(std::exception_ptr error, bool retryable) {

@@ -1,6 +1,7 @@
-// The runtime's Task: its arguments (input and renamed output versions), its timing, its rank,
-// and what the runtime keeps of it; its attempts, failure policy and input countdown are the
-// platforms' TaskContext (task_context.hpp), which the runtime claims and settles the same way.
+// The runtime's Task: what the runtime keeps of it (its placement, its place in the rank graph
+// and in the lists of tracked tasks, its retries). Its arguments (input and renamed output
+// versions), timing, rank, attempts, failure policy and input countdown are the platforms'
+// TaskContext (task_context.hpp), which the runtime claims and settles the same way.
 #pragma once
 
 #include <cei/rt/task_context.hpp>
@@ -18,15 +19,6 @@ class TaskImpl final : public TaskContext {
  public:
   TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs,
            FailureSpec failure);
-
-  std::uint64_t id() const override { return id_; }
-  const CeInfo& ce() const override { return *ce_; }
-  std::vector<TaskArg>& args() override { return args_; }
-  const std::vector<TaskArg>& args() const override { return args_; }
-  // A platform's verdict on the current attempt (for platforms that do not track attempts).
-  void finish(std::exception_ptr error) override;
-  Timing& timing() override { return timing_; }
-  const Timing& timing() const override { return timing_; }
 
   // After a successful claim: success (null: outputs published) or the failure policy for a
   // failure of the runtime or of a platform, which the program sees as a TaskError naming the CE
@@ -67,10 +59,6 @@ class TaskImpl final : public TaskContext {
   void complete(bool failed);
 
   RuntimeCore* rt_;
-  std::uint64_t id_;
-  const CeInfo* ce_;
-  std::vector<TaskArg> args_;
-  Timing timing_;
   int attempts_ = 0;
 };
 

@@ -18,17 +18,24 @@
 
 namespace cei::rt {
 
+namespace detail {
+// Out of line and cold: the call below stays small enough to inline on a per-task path.
+[[noreturn, gnu::cold, gnu::noinline]] inline void no_native_version(const CeInfo& ce,
+                                                                     std::size_t version) {
+  std::string what = std::string("CE ") + ce.interface_name + "::" + ce.name;
+  what += ce.nversions == 0 ? " has no native version"
+                            : " has no native version " + std::to_string(version);
+  throw std::invalid_argument(what);
+}
+}  // namespace detail
+
 // Runs native version `version` of `ce` on `args`: one pointer per parameter (the callee first
 // for an instance CE), then the result's storage, already constructed, for a CE with a result.
 // Whatever the CE throws passes through. Throws std::invalid_argument naming the CE when it has
 // no such version. Thread-safe as the CE is.
 inline void invoke_native(const CeInfo& ce, std::size_t version, void* const* args) {
-  if (version >= ce.nversions) {
-    std::string what = std::string("CE ") + ce.interface_name + "::" + ce.name;
-    what += ce.nversions == 0 ? " has no native version"
-                              : " has no native version " + std::to_string(version);
-    throw std::invalid_argument(what);
-  }
+  if (version >= ce.nversions) [[unlikely]]
+    detail::no_native_version(ce, version);
   ce.versions[version].invoke(args);
 }
 

@@ -30,12 +30,25 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
+#include <vector>
 
 namespace cei::rt {
 
 class TaskContext : public Task {
  public:
+  // Task's accessors (thread-safety as Task says), final: a platform holding a TaskContext reads
+  // them without a virtual call.
+  std::uint64_t id() const final { return id_; }
+  const CeInfo& ce() const final { return *ce_; }
+  std::vector<TaskArg>& args() final { return args_; }
+  const std::vector<TaskArg>& args() const final { return args_; }
+  Timing& timing() final { return timing_; }
+  const Timing& timing() const final { return timing_; }
+  // The verdict on whatever attempt is open (for platforms that do not track attempts).
+  void finish(std::exception_ptr error) final;
+
   // The open attempt: the token a platform takes when it starts the task (0: none, the task is
   // settled or between attempts). Thread-safe.
   int attempt() const { return open_.load(std::memory_order_acquire); }
@@ -103,7 +116,15 @@ class TaskContext : public Task {
   TaskPtr keep_alive() const;
 
  protected:
-  explicit TaskContext(FailureSpec failure) : failure_(failure) {}
+  TaskContext(std::uint64_t id, const CeInfo& ce, std::size_t nargs, FailureSpec failure)
+      : id_(id), ce_(&ce), failure_(failure) {
+    args_.reserve(nargs);
+  }
+
+  std::uint64_t id_;
+  const CeInfo* ce_;
+  std::vector<TaskArg> args_;
+  Timing timing_;
 
   // priority(), kept by the runtime: 0 for a task nothing reads from yet, the executor's common
   // level (priorities above 0 run first), where a leaf stays behind the tasks that unlock others.
