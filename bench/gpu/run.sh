@@ -3,6 +3,8 @@
 # GPU, with opencl0 = the NVIDIA device (NVIDIA's OpenCL driver through the bundled ICD loader),
 # and writes OUTDIR/<machine>/ in the same form as scripts/bench.sh (README.md, PNGs, results.json).
 #   bash run.sh [OUTDIR=./results] [suite.py options: --quick, --runs N, --only 51,52,others]
+# Parts run apart (one per call where a call is limited to minutes) join into one report:
+#   python3 bench/suite/suite.py --merge OUT51/<machine> OUT52/<machine> OUTo/<machine> --out DIR
 # Copy OUTDIR/<machine> into bench/results/ and run `python3 bench/suite/docs.py` to publish it.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"

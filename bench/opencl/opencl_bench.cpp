@@ -12,6 +12,7 @@
 
 #include <cei/opencl/opencl_platform.hpp>
 
+#include <dlfcn.h>
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -166,6 +167,13 @@ Mode hand_mode(const std::string& workload, Keep keep,
   }};
 }
 
+// A mark in the timeline of bench/opencl/cltime when that shim is preloaded (CLTIME_LOG).
+void mark(const std::string& what) {
+  using Mark = void (*)(const char*);
+  static const auto f = reinterpret_cast<Mark>(dlsym(RTLD_DEFAULT, "cltime_mark"));
+  if (f) f(what.c_str());
+}
+
 // Each mode's best of `reps` runs, the modes taking turns within each repetition: on a shared
 // machine, the load then weighs on every mode alike and the ratios stay meaningful.
 std::vector<Row> best_of(std::vector<Mode>& modes, int reps,
@@ -175,7 +183,9 @@ std::vector<Row> best_of(std::vector<Mode>& modes, int reps,
   for (int i = 0; i < reps; ++i)
     for (std::size_t m = 0; m < modes.size(); ++m) {
       std::vector<Image> out;
+      mark("start of mode " + std::to_string(m) + ", repetition " + std::to_string(i));
       Row row = modes[m].run(out);
+      mark("end: " + row.workload + ", " + row.mode);
       if (i > 0 && row.total_s >= best[m].total_s) continue;
       best[m] = row;
       outputs[m] = std::move(out);

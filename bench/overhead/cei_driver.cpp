@@ -109,7 +109,8 @@ double cei_bytes_in_flight(const std::string& pattern, std::size_t tasks) {
   std::size_t after = heap_in_use();
   gate_open = true;
   cei::barrier();
-  return static_cast<double>(after - before) / static_cast<double>(submitted(pattern, tasks));
+  return (static_cast<double>(after) - static_cast<double>(before)) /
+         static_cast<double>(submitted(pattern, tasks));
 }
 
 }  // namespace bench

@@ -31,6 +31,7 @@ class Suite:
         self.data = Path(args.data).resolve() if args.data else REPO / "data"
         self.out = Path(args.out).resolve()
         self.quick = args.quick
+        self.policy_apps = args.policy_apps.split(",")
         self.runs = args.runs or (3 if args.quick else 5)
         self.cores = args.cores or os.cpu_count()
         self.timeout = args.timeout
@@ -158,7 +159,8 @@ class Suite:
     def policies(self):
         results = []
         blocks = (512, 256, 128) if self.quick else (1024, 512, 256, 128)
-        workloads = [("bezier", b) for b in blocks] + [("canny", None)]
+        workloads = [(app, b) for app, b in [("bezier", b) for b in blocks] + [("canny", None)]
+                     if app in self.policy_apps]
         # 1, 2, 4, ... and n: every count on a phone-sized CPU, a handful on a server.
         core_counts = sorted({1, self.cores} if self.quick else
                              {c for c in (1, 2, 4, 8, 16, 32, 64) if c < self.cores} | {self.cores})
@@ -340,25 +342,61 @@ def main():
     ap.add_argument("--cpu-w", type=float, default=15, help="CPU power model: W while busy")
     ap.add_argument("--opencl-w", type=float, default=15,
                     help="opencl0 power model: W while busy (PoCL: the same CPU)")
+    ap.add_argument("--policy-apps", default="bezier,canny",
+                    help="the applications of part 52 (run apart where a call is limited)")
+    ap.add_argument("--merge", nargs="+", metavar="DIR",
+                    help="no run: one report from the results.json of parts run apart "
+                         "(--only 51 / 52 / others, e.g. one per call on a machine lent for "
+                         "minutes), written to --out")
     args = ap.parse_args()
+    if args.merge:
+        return merge(args.merge, args.out)
     machine = machine_name()
     args.out = args.out or str(REPO / "bench/results" / machine)
     s = Suite(args)
     parts = args.only.split(",")
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     res = {"machine": machine, "quick": s.quick, "runs": s.runs, "cores": s.cores,
-           "started": started, "device": args.device or opencl_device_name()}
-    res["table51"] = s.table51() if "51" in parts else {}
-    res["policies"] = s.policies() if "52" in parts else []
-    res["others"] = s.others() if "others" in parts else {}
-    res["log"] = s.log
+           "started": started, "device": args.device or opencl_device_name(),
+           "table51": {}, "policies": [], "others": {}, "log": s.log}
     s.out.mkdir(parents=True, exist_ok=True)
+    # Written after each part: a run cut short keeps the parts it finished.
+    for part, key, fn in (("51", "table51", s.table51), ("52", "policies", s.policies),
+                          ("others", "others", s.others)):
+        if part in parts:
+            res[key] = fn()
+            (s.out / "results.json").write_text(json.dumps(res, indent=1, default=str))
     (s.out / "results.json").write_text(json.dumps(res, indent=1, default=str))
     report.write(res, s.out)
     shutil.rmtree(s.tmp, ignore_errors=True)
     for line in s.log:
         print("note:", line, file=sys.stderr)
     print(f"results in {s.out}", file=sys.stderr)
+
+
+def merge(dirs, out):
+    """One results.json and README from parts run apart on the same machine and build."""
+    parts = [json.loads((Path(d) / "results.json").read_text()) for d in dirs]
+    res = dict(parts[0])
+    for key in ("table51", "others"):
+        found = [p[key] for p in parts if p.get(key)]
+        if len(found) > 1:
+            sys.exit(f"suite.py --merge: '{key}' is in more than one of {dirs}")
+        res[key] = found[0] if found else {}
+    res["policies"] = [row for p in parts for row in p.get("policies", [])]  # one app per part
+    for k in ("machine", "quick", "runs", "cores", "device"):
+        if any(p.get(k) != res.get(k) for p in parts):
+            sys.exit(f"suite.py --merge: the parts differ in '{k}'")
+    res["started"] = ", ".join(sorted({p["started"] for p in parts}))
+    res["log"] = [line for p in parts for line in p.get("log", [])]
+    out = Path(out or Path(dirs[0]).parent / "merged")
+    out.mkdir(parents=True, exist_ok=True)
+    for d in dirs:  # the plots each part drew
+        for png in Path(d).glob("*.png"):
+            shutil.copy(png, out / png.name)
+    (out / "results.json").write_text(json.dumps(res, indent=1, default=str))
+    report.write(res, out)
+    print(f"results in {out}", file=sys.stderr)
 
 
 def opencl_device_name():

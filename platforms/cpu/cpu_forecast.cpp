@@ -64,7 +64,10 @@ Prediction CpuPlatform::predict_exec(const Task& t, double input_bytes) const {
 double CpuPlatform::ahead_of(const Task& t) const {
   // A task on the critical path overtakes the queued leaves (the executor's priority levels): a
   // busy CPU is then no reason to hand it to a slower device.
-  return static_cast<double>(executor_.queued_through(t.priority()) + executor_.running());
+  // The entries of withdrawn tasks wait in the queues too, but take no time when reached.
+  const std::size_t queued = executor_.queued_through(t.priority()) + executor_.running();
+  const std::size_t gone = withdrawn_count_.load(std::memory_order_acquire);
+  return static_cast<double>(queued > gone ? queued - gone : 0);
 }
 
 double CpuPlatform::backlog_core_s(const Task& t) const {

@@ -43,35 +43,43 @@ void CpuPlatform::make_ready(TaskContext& t) {
   executor_.push(t);
 }
 
+bool CpuPlatform::withdraw(Task& task) {
+  TaskContext& t = context(task);
+  std::lock_guard g(withdrawn_mu_);
+  // Only a task in the queues (or on its way there) leaves exactly one entry behind; one whose
+  // inputs are pending would be pushed by their countdown, which a new attempt here resets.
+  if (t.inputs().waiting() || !t.withdraw()) return false;
+  withdrawn_.push_back(t.keep_alive());
+  withdrawn_count_.fetch_add(1, std::memory_order_release);
+  return true;
+}
+
+bool CpuPlatform::drop_withdrawn(TaskContext& t) {
+  TaskPtr keep;
+  {
+    std::lock_guard g(withdrawn_mu_);
+    auto it = std::find_if(withdrawn_.begin(), withdrawn_.end(),
+                           [&t](const TaskPtr& w) { return w.get() == &t; });
+    if (it == withdrawn_.end()) return false;
+    keep = std::move(*it);
+    withdrawn_.erase(it);
+    withdrawn_count_.fetch_sub(1, std::memory_order_release);
+  }
+  return true;  // `keep` may destroy the task here
+}
+
 void CpuPlatform::fetch_inputs(TaskContext& t) {
   if (!t.inputs().until_on_host(t, Ready{this})) make_ready(t);
 }
 
-// Several native versions: each is tried in turn until every one has a profile here, then the
-// one predicted fastest for this input size runs.
-int CpuPlatform::choose_version(Task& t) {
-  const CeInfo& ce = t.ce();
-  if (ce.nversions <= 1) return 0;
-  const unsigned turn = next_version_.fetch_add(1, std::memory_order_relaxed);
-  Profiles* profiles = rt_.profiles();
-  if (!profiles) return static_cast<int>(turn % ce.nversions);
-  double bytes = 0;
-  for (auto& a : t.args())
-    if (a.in) bytes += static_cast<double>(a.in->bytes());
-  int best = 0;
-  double best_s = 0;
-  for (std::size_t v = 0; v < ce.nversions; ++v) {
-    Prediction p = profiles->predict(ce, static_cast<int>(v), name_, bytes);
-    if (p.source == Source::Default) return static_cast<int>(turn % ce.nversions);  // exploring
-    if (v == 0 || p.seconds < best_s) {
-      best = static_cast<int>(v);
-      best_s = p.seconds;
-    }
-  }
-  return best;
-}
-
 void CpuPlatform::run(TaskContext& t, int lane) {
+  // Entries of withdrawn attempts are interchangeable with the task's live one: whichever comes
+  // first is dropped, so the live attempt runs from the last, pushed once its inputs were ready.
+  if (withdrawn_count_.load(std::memory_order_acquire) > 0 && drop_withdrawn(t)) return;
+  if (!t.inputs().fetched() && !t.begin()) {  // withdrawn while this worker took it
+    drop_withdrawn(t);
+    return;
+  }
   auto& args = t.args();
   for (auto& a : args) {
     if (!a.in) continue;
@@ -108,8 +116,9 @@ void CpuPlatform::run(TaskContext& t, int lane) {
     fresh = heap.data() + n;
   }
   auto& tm = t.timing();
+  // The scheduler picked the version (PicksVersion); the first one for a task it did not place.
   if (tm.version_index < 0 || static_cast<std::size_t>(tm.version_index) >= ce.nversions)
-    tm.version_index = choose_version(t);
+    tm.version_index = 0;
   const int version = tm.version_index;
   std::fill(fresh, fresh + n, nullptr);
   Clock::time_point start{}, end{};

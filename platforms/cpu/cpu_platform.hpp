@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,14 @@ class CpuPlatform final : public Platform {
 
   const std::string& name() const override { return name_; }
   const char* kind() const override { return "cpu"; }
+  Capabilities capabilities() const override {
+    return {Capabilities::InProcess | Capabilities::PicksVersion};
+  }
   bool can_run(const CeInfo& ce) const override { return ce.nversions > 0; }
   Forecast forecast(const Task& t) const override;
   void submit(TaskPtr t) override;
+  // A task pushed to the workers' queues and not started. Thread-safe.
+  bool withdraw(Task& t) override;
   std::size_t workers() const override { return executor_.workers(); }
   void shutdown() override;
   void settle_energy() override;
@@ -42,9 +48,11 @@ class CpuPlatform final : public Platform {
  private:
   struct Ready;  // InputWaiter's callback
   void make_ready(TaskContext& t);
+  // The queues cannot give an entry back: a withdrawn task's entry stays, and its reference here
+  // keeps the task alive until a worker reaches it. True when t had one (this entry is dropped).
+  bool drop_withdrawn(TaskContext& t);
   void run(TaskContext& t, int lane);
   void fetch_inputs(TaskContext& t);
-  int choose_version(Task& t);
   Prediction predict_exec(const Task& t, double input_bytes) const;  // of the fastest version
   double ahead_of(const Task& t) const;  // tasks running, or queued to run before t
   // The Timing's energy of a task that just ran: the power model's figure, or none yet when the
@@ -60,7 +68,9 @@ class CpuPlatform final : public Platform {
   std::string name_;
   PlatformConfig config_;
   std::unique_ptr<MeterSampler> meter_;  // RAPL when readable; until shutdown
-  std::atomic<unsigned> next_version_{0};
+  std::mutex withdrawn_mu_;
+  std::vector<TaskPtr> withdrawn_;  // one per entry left in the queues; under withdrawn_mu_
+  std::atomic<std::size_t> withdrawn_count_{0};  // withdrawn_.size(), read without the lock
   WorkerPool executor_;  // last: its workers use the members above until it stops
 };
 

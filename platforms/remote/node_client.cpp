@@ -281,6 +281,7 @@ TaskStatus NodeClient::status(const std::string& task, long wait_ms) {
   TaskStatus s;
   s.state = j.at("state").get<std::string>();
   if (auto e = j.find("error"); e != j.end()) s.error = e->get<std::string>();
+  if (auto c = j.find("crashed"); c != j.end()) s.crashed = c->get<bool>();
   if (auto e = j.find("exec_s"); e != j.end()) s.exec_s = e->get<double>();
   return s;
 }

@@ -57,6 +57,7 @@ struct ClientOptions {
 struct TaskStatus {
   std::string state;  // queued | running | done | failed
   std::string error;
+  bool crashed = false;  // failed: the CE ended the node's worker process (a signal, exit)
   double exec_s = 0;
   bool finished() const { return state == "done" || state == "failed"; }
 };

@@ -1,9 +1,13 @@
 // Tasks sent to a worker node: inputs the node lacks are uploaded (a version already there is a
 // Replica of this platform), outputs stay on the node as Replicas until the host or another
-// platform asks for them. Faults lose nothing:
+// platform asks for them. The platform never places a task itself: it reports verdicts to the
+// scheduler (runtime/src/scheduler.hpp). Faults lose nothing:
 //  - a node over capacity (503 with Retry-After) is busy, not failed: the task waits as the node
 //    says and asks again (forecasts add the wait, so new tasks go elsewhere meanwhile); a node
-//    still busy after the request timeout hands the task to another platform;
+//    still busy after the request timeout gives the task back (Failure::Elsewhere): the scheduler
+//    places it again through the policy, without this node;
+//  - a CE that crashed the node's worker process (the node says `crashed`) fails its task with
+//    Failure::Crash: a retry never runs it inside the program's own process;
 //  - a node that does not answer within the request timeout (down, frozen, unreachable), or that
 //    turns out to be another one (restarted: a new instance; replaced: other CEs) when it answers
 //    as if it had lost our values (404, 400), is lost for the run: the runtime re-places its
@@ -171,6 +175,8 @@ class RemotePlatform : public rt::Platform {
 
   const std::string& name() const override { return name_; }
   const char* kind() const override { return "remote"; }
+  // CEs run in the node's processes, never the program's.
+  rt::Capabilities capabilities() const override { return {rt::Capabilities::MayBeLost}; }
   bool can_run(const rt::CeInfo& ce) const override {
     std::lock_guard lock(mu_);
     return !lost_ && ces_.count(std::string(ce.interface_name) + "::" + ce.name) > 0;
@@ -291,11 +297,6 @@ class RemotePlatform : public rt::Platform {
         "recomputed where needed",
         name_, url_, cause);
     if (rt) rt->platform_failed(*this);
-    {
-      std::lock_guard lock(mu_);
-      replaced_ = true;
-    }
-    ids_cv_.notify_all();
   }
 
   // After an answer that a node which lost our values would give (404, 400): whether it is
@@ -459,7 +460,9 @@ class RemotePlatform : public rt::Platform {
     } while (!st.finished() && rt::context(t).attempt() == attempt);
     timing.end = Clock::now();
     if (st.state == "failed") {
-      settle(t, attempt, std::make_exception_ptr(std::runtime_error(st.error)));
+      settle(t, attempt,
+             std::make_exception_ptr(std::runtime_error("node " + name_ + ": " + st.error)),
+             st.crashed ? rt::Failure::Crash : rt::Failure::Error);
       return;
     }
     // Settled meanwhile (the node was lost, the task timed out): its outputs are someone else's.
@@ -487,27 +490,17 @@ class RemotePlatform : public rt::Platform {
   }
 
   // The verdict on attempt `attempt`, unless the runtime settled it already (moved, timed out).
-  static void settle(rt::Task& t, int attempt, std::exception_ptr error) {
-    rt::context(t).fail(attempt, std::move(error));
+  static void settle(rt::Task& t, int attempt, std::exception_ptr error,
+                     rt::Failure how = rt::Failure::Error) {
+    rt::context(t).fail(attempt, std::move(error), how);
   }
 
-  // The node kept this task busy too long, or was lost after the runtime re-placed its tasks:
-  // another platform that can run it takes it over, unfinished, in a new attempt.
-  void fail_over(const rt::TaskPtr& t, int attempt, const std::string& why) {
-    rt::TaskContext& c = rt::context(*t);
-    if (lost_) {
-      // Not before the runtime has re-placed the tasks it knew of: it would take this one again,
-      // in the attempt opened here.
-      std::unique_lock lock(mu_);
-      ids_cv_.wait(lock, [&] { return replaced_; });
-    }
-    if (!c.claim(attempt)) return;  // re-placed already
-    if (auto* rt = rt::Runtime::if_started()) {
-      for (auto* p : rt->platforms()) {
-        if (p != this && p->can_run(t->ce())) return c.hand_over(*p);
-      }
-    }
-    c.failed(std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why)));
+  // The node kept this task busy too long, or is lost: the scheduler places it again through the
+  // policy, without this node (the task fails with `why` if no other platform can run it).
+  void give_back(const rt::TaskPtr& t, int attempt, const std::string& why) {
+    settle(*t, attempt,
+           std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why)),
+           rt::Failure::Elsewhere);
   }
 
   // A request failed without an answer: whether the node still answers as itself, so that the
@@ -519,12 +512,12 @@ class RemotePlatform : public rt::Platform {
 
   // A request of t's attempt failed.
   void failed(const rt::TaskPtr& t, int attempt, const NodeError& e) {
-    if (e.busy()) return fail_over(t, attempt, e.what());
+    if (e.busy()) return give_back(t, attempt, e.what());
     if (e.unreachable())
       lose(e.what());
     else if (e.status() == 404 || e.status() == 400)
       still_same_node();
-    if (lost_) return fail_over(t, attempt, e.what());
+    if (lost_) return give_back(t, attempt, e.what());
     settle(*t, attempt, std::make_exception_ptr(e));
   }
 
@@ -571,7 +564,7 @@ class RemotePlatform : public rt::Platform {
           std::lock_guard lock(mu_);
           cause = lost_cause_;
         }
-        fail_over(t, attempt, cause);  // one the runtime submitted as the node was being lost
+        give_back(t, attempt, cause);  // one the runtime submitted as the node was being lost
       } else {
         bool again = true;  // once, after a failed connection to a node that is still itself
         for (;;) {
@@ -605,10 +598,9 @@ class RemotePlatform : public rt::Platform {
   std::vector<std::string> garbage_;
   std::map<std::string, int> refs_;  // holds per value id (NodeRef)
   std::set<std::string> busy_ids_;   // ids with an upload or a delete under way
-  std::condition_variable ids_cv_;   // busy_ids_ lost one, the node was lost, or replaced_
+  std::condition_variable ids_cv_;   // busy_ids_ lost one, or the node was lost
   std::atomic<bool> lost_{false};
   std::string lost_cause_;
-  bool replaced_ = false;  // lost, and the runtime has re-placed the tasks it knew were here
   std::size_t queued_ = 0;
   bool stop_ = false;
   std::set<std::string> ces_;

@@ -522,6 +522,16 @@ void apply_env_overrides(Config& cfg) {
   }
   try {
     if (auto j = env_number("CEI_DYNEN_J_PER_S", 0, 1e9)) cfg.policy.j_per_s = *j;
+    if (const char* st = std::getenv("CEI_SECOND_THOUGHTS"); st && *st) {
+      char* end = nullptr;
+      const double lag = std::strtod(st, &end);
+      if (std::string_view(st) == "off")
+        cfg.policy.second_thoughts = 0;
+      else if (end != st && *end == '\0' && lag >= 1.5 && lag <= 1e3)
+        cfg.policy.second_thoughts = lag;
+      else
+        env_detail::refuse("CEI_SECOND_THOUGHTS", "off or a number from 1.5 to 1000", st);
+    }
     if (auto cores = env_integer("CEI_CPU_CORES", 0, kMaxCpuCores))
       for (auto& pl : cfg.platforms)
         if (pl.type == PlatformType::Cpu) pl.cores = static_cast<int>(*cores);

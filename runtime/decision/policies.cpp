@@ -105,7 +105,7 @@ std::size_t Cheapest::choose(const CeInfo&, std::span<const Candidate> cs) {
 std::size_t Exploring::choose(const CeInfo& ce, std::span<const Candidate> cs) {
   for (std::size_t i = 0; i < cs.size(); ++i) {
     if (!usable(cs[i]) || cs[i].forecast.time_source != Source::Default) continue;
-    const int version = std::string_view(cs[i].platform->kind()) == "opencl" ? -1 : 0;
+    const int version = cs[i].platform->capabilities().has(Capabilities::Kernels) ? -1 : 0;
     if (profiles_.claim_exploration(ce, version, cs[i].platform->name())) return i;
   }
   return inner_->choose(ce, cs);

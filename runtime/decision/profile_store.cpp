@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -39,7 +40,12 @@ std::string_view impl_key_view(const CeInfo& ce, int version, std::string& scrat
 
 }  // namespace
 
-ProfileStore::ProfileStore(ProfileOptions opts) : opts_(opts) {}
+namespace {
+std::atomic<std::uint64_t> store_ids{1};
+}  // namespace
+
+ProfileStore::ProfileStore(ProfileOptions opts)
+    : opts_(opts), id_(store_ids.fetch_add(1, std::memory_order_relaxed)) {}
 
 std::string ProfileStore::ce_key(const CeInfo& ce) {
   return std::string(ce_key_view(ce));
@@ -108,7 +114,7 @@ void ProfileStore::record(const CeInfo& ce, int version, const std::string& plat
   if (!(seconds >= 0 && seconds <= kMaxMeanS && input_bytes >= 0 && input_bytes <= kMaxBytes))
     return;
   std::string scratch;
-  const Key key{ce_key_view(ce), impl_key_view(ce, version, scratch), platform};
+  const std::string_view impl = impl_key_view(ce, version, scratch);
   auto add = [&](History& h) {
     std::lock_guard g(h.mu);
     add_run(h.sizes[input_bytes], seconds);
@@ -116,13 +122,33 @@ void ProfileStore::record(const CeInfo& ce, int version, const std::string& plat
     h.total_runs += 1;
     invalidate_fit(h);
   };
+  // A worker records the same CE on the same platform task after task: the history it found
+  // last time, without building the CE's key and searching the map again (a history is never
+  // removed). The names' addresses stand for their text: the same literals, the same key.
+  struct Last {
+    std::uint64_t store = 0;
+    const char *iface = nullptr, *name = nullptr, *impl = nullptr;
+    std::string platform;
+    History* history = nullptr;
+  };
+  thread_local Last last;
+  const bool same = last.store == id_ && last.iface == ce.interface_name && last.name == ce.name &&
+                    last.impl == impl.data() && last.platform == platform;
+  History* h = nullptr;
   {
     std::shared_lock lock(mu_);
-    if (auto it = histories_.find(key); it != histories_.end()) return add(it->second);
+    if (same) return add(*last.history);
+    if (auto it = histories_.find(Key{ce_key_view(ce), impl, platform}); it != histories_.end())
+      add(*(h = &it->second));
   }
-  std::unique_lock lock(mu_);  // a first record of this history: insert it
-  add(histories_[ProfileKey{std::string(std::get<0>(key)), std::string(std::get<1>(key)),
-                            platform}]);
+  if (!h) {
+    std::unique_lock lock(mu_);  // a first record of this history: insert it
+    add(*(h = &histories_[ProfileKey{std::string(ce_key_view(ce)), std::string(impl), platform}]));
+  }
+  // A key from scratch is this call's own: its address says nothing next time.
+  last = {id_,      ce.interface_name,
+          ce.name,  impl.data() == scratch.data() ? nullptr : impl.data(),
+          platform, h};
 }
 
 void ProfileStore::add_run(SizeStats& s, double seconds) {

@@ -11,10 +11,8 @@
 #include <cei/rt/trace/observers.hpp>
 #include <cei/rt/worker_pool.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -139,21 +137,29 @@ bool register_policy_factory(PolicyFactory f) {
 
 // ---- RuntimeCore ----
 
+// The window is small enough that the tasks in it stay in the caches: a program thread far ahead
+// of the workers left them every task's memory cold (on the 2-core VM, a window of 65,536 made
+// empty tasks 1.2-2.6x slower per task than 4,096: bench/overhead/README.md), and large enough
+// that the workers never starve meanwhile (the program thread resumes with half of it queued).
 RuntimeCore::RuntimeCore()
-    : start(Clock::now()), max_in_flight_(env_size("CEI_MAX_IN_FLIGHT", std::size_t{1} << 16)) {}
+    : start(Clock::now()), max_in_flight_(env_size("CEI_MAX_IN_FLIGHT", std::size_t{1} << 12)) {}
 
 Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n,
                              const detail::ArgSpec* into) {
-  if (in_flight.load(std::memory_order_relaxed) >= max_in_flight_)
-    wait_in_flight(max_in_flight_ / 2);
+  if (submitted_.load(std::memory_order_relaxed) -
+          completed_seen_.load(std::memory_order_relaxed) >=
+      max_in_flight_) {
+    completed_seen_.store(completed_.load(std::memory_order_acquire), std::memory_order_relaxed);
+    if (in_flight() >= max_in_flight_) wait_in_flight(max_in_flight_ / 2);
+  }
   auto t = std::allocate_shared<TaskImpl>(PoolAllocator<TaskImpl>{}, *this,
                                           next_task_.fetch_add(1, std::memory_order_relaxed), ce,
                                           n + (ce.result ? 1 : 0), resolve_failure(ce));
   Version* result = analyzer_.build_args(*t, args, n, into);
   t->self = t;
-  in_flight.fetch_add(1, std::memory_order_relaxed);
+  submitted_.fetch_add(1, std::memory_order_relaxed);
   if (ranking()) link(*t);
-  dispatch(*t);
+  scheduler_.dispatch(*t);
   return result;
 }
 
@@ -191,138 +197,12 @@ void RuntimeCore::unlink(TaskImpl& t) {
     if (a.out && impl(a.out.get())->producer_task == &t) impl(a.out.get())->producer_task = nullptr;
 }
 
-bool RuntimeCore::place_when_ready(TaskImpl& t) {
-  // The last input may come while subscribing: then nothing waits and t is placed now.
-  return t.unready.until_ready(t, [this](Task& ready) { dispatch(*impl(&ready)); });
-}
-
-bool RuntimeCore::explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick,
-                                  bool resumed) {
-  if (exploring_.load(std::memory_order_acquire) == 0 &&
-      std::none_of(cs.begin(), cs.end(),
-                   [](const Candidate& c) { return c.forecast.time_source == Source::Default; }))
-    return true;  // the steady state: everything measured, nothing being measured
-  const double now = std::chrono::duration<double>(Clock::now() - start).count();
-  std::lock_guard g(explore_mu_);
-  switch (explorations_.admit(t.ce(), cs, pick, now)) {
-    case ExplorationGate::Admit::Explore:
-      t.explores = true;
-      exploring_.fetch_add(1, std::memory_order_acq_rel);
-      return true;
-    case ExplorationGate::Admit::Place:
-      return true;
-    case ExplorationGate::Admit::Hold:
-      break;
-  }
-  auto& held = held_[&t.ce()];
-  if (resumed)
-    held.push_front(&t);
-  else
-    held.push_back(&t);
-  held_count_.fetch_add(1, std::memory_order_acq_rel);
-  return false;
-}
-
-void RuntimeCore::end_exploration(TaskImpl& t) {
-  t.explores = false;
-  {
-    std::lock_guard g(explore_mu_);
-    explorations_.ended(t.ce(), *t.platform);
-    exploring_.fetch_sub(1, std::memory_order_acq_rel);
-  }
-  release_held(t.ce());
-}
-
-void RuntimeCore::release_held(const CeInfo& ce) {
-  for (;;) {
-    TaskImpl* t;
-    {
-      std::lock_guard g(explore_mu_);
-      auto it = held_.find(&ce);
-      if (it == held_.end() || it->second.empty()) return;
-      t = it->second.front();
-      it->second.pop_front();
-      held_count_.fetch_sub(1, std::memory_order_acq_rel);
-    }
-    // Held again: what kept it applies to those behind it too, until the next report.
-    if (!dispatch(*t, nullptr, true)) return;
-  }
-}
-
-bool RuntimeCore::dispatch(TaskImpl& t, Platform* only, bool resumed) {
-  if (t.explores) end_exploration(t);  // a retry or an orphan: that measurement will not come
-  const CeInfo& ce = t.ce();
-  if (!only && sole_opening_.load(std::memory_order_acquire)) wait_background();
-  Platform* chosen = only;
-  std::size_t able = only ? 1 : 0;
-  const bool lost = any_lost_.load(std::memory_order_acquire);
-  if (!only)
-    for (Platform* p : platforms)
-      if (p->can_run(ce) && !(lost && is_lost(p)) && able++ == 0) chosen = p;
-  // None of the platforms added so far can run it: the ones still to open may.
-  if (able == 0 && !only && opening_.load(std::memory_order_acquire)) {
-    open_all(Runtime::instance());
-    for (Platform* p : platforms)
-      if (p->can_run(ce) && !(lost && is_lost(p)) && able++ == 0) chosen = p;
-  }
-  // A choice made once the inputs are ready sees the queues the task will meet, and its rank.
-  if (!only && able > 1 && t.linked && place_when_ready(t)) return true;
-  const bool observed = observing();
-  if (able > 1 || (able == 1 && observed)) {  // only a choice (or an observer) needs forecasts
-    thread_local std::vector<Candidate> candidates;
-    candidates.clear();
-    for (Platform* p : platforms) {
-      if (only ? p != only : !p->can_run(ce) || (lost && is_lost(p))) continue;
-      Forecast f = p->forecast(t);
-      if (f.feasible || only) candidates.push_back({p, f});
-    }
-    std::size_t pick = candidates.size() > 1 ? policy->choose(ce, candidates) : 0;
-    if (!only && candidates.size() > 1 && policy->by_forecasts() &&
-        !explore_or_hold(t, candidates, pick, resumed))
-      return false;
-    chosen = candidates.empty() ? nullptr : candidates[pick].platform;
-    if (chosen && observed) observe_submitted(t, candidates, pick);
-  }
-  const int attempt = t.open_attempt();
-  if (!chosen) {
-    std::string msg = std::string("no platform can run CE ") + ce.interface_name + "::" + ce.name;
-    t.finish(std::make_exception_ptr(std::runtime_error(msg)));
-    return true;
-  }
-  t.platform = chosen;
-  // A platform that may be lost (a device, a node; not the host's own cores): remember its
-  // unsettled tasks, and time them from submission since it does not report their start.
-  if (std::strcmp(chosen->kind(), "cpu") != 0) {
-    track(t);
-    start_timeout(t, attempt);
-  }
-  chosen->submit(t.self);
-  return true;
-}
-
 FailureSpec RuntimeCore::resolve_failure(const CeInfo& ce) const {
   FailureSpec f = ce.failure;
   if (f.policy == FailurePolicy::Default) f.policy = failure_defaults.policy;
   if (f.retries < 0) f.retries = failure_defaults.retries;
   if (f.timeout_ms < 0) f.timeout_ms = failure_defaults.timeout_ms;
   return f;
-}
-
-bool RuntimeCore::retry(TaskImpl& t, const std::exception_ptr& error) {
-  // The first retry stays where it failed (a transient error); later ones go round the others.
-  std::vector<Platform*> able;
-  for (Platform* p : platforms)
-    if (p->can_run(t.ce()) && !is_lost(p)) able.push_back(p);
-  if (able.empty()) return false;
-  auto at = std::find(able.begin(), able.end(), t.platform);
-  Platform* next = able.front();
-  if (at != able.end())
-    next = t.retries_done == 1 ? *at : able[(at - able.begin() + t.retries_done - 1) % able.size()];
-  log().warn("{} (attempt {} of {}): retrying on {}", describe_failure(t.ce(), error),
-             t.retries_done, t.failure().retries + 1, next->name());
-  if (t.tracked) untrack(t);
-  dispatch(t, next);
-  return true;
 }
 
 void RuntimeCore::report_fatal(TaskImpl& t, const std::exception_ptr& error) {
@@ -378,64 +258,6 @@ std::exception_ptr RuntimeCore::unreported_thrown() {
   return nullptr;
 }
 
-void RuntimeCore::start_timeout(TaskImpl& t, int attempt) {
-  if (t.failure().timeout_ms <= 0) return;
-  timeouts_.arm(t.self, attempt, Clock::now() + std::chrono::milliseconds(t.failure().timeout_ms));
-}
-
-bool RuntimeCore::is_lost(const Platform* p) {
-  if (!any_lost_.load(std::memory_order_acquire)) return false;
-  std::lock_guard g(tracked_mu_);
-  return std::find(lost_.begin(), lost_.end(), p) != lost_.end();
-}
-
-void RuntimeCore::track(TaskImpl& t) {
-  std::lock_guard g(tracked_mu_);
-  t.tracked = true;
-  t.tracked_prev = nullptr;
-  t.tracked_next = tracked_head_;
-  if (tracked_head_) tracked_head_->tracked_prev = &t;
-  tracked_head_ = &t;
-}
-
-void RuntimeCore::untrack(TaskImpl& t) {
-  std::lock_guard g(tracked_mu_);
-  if (!t.tracked) return;
-  t.tracked = false;
-  if (t.tracked_prev)
-    t.tracked_prev->tracked_next = t.tracked_next;
-  else
-    tracked_head_ = t.tracked_next;
-  if (t.tracked_next) t.tracked_next->tracked_prev = t.tracked_prev;
-  t.tracked_prev = t.tracked_next = nullptr;
-}
-
-void RuntimeCore::platform_failed(Platform& p) {
-  std::vector<TaskPtr> orphans;
-  {
-    std::lock_guard g(tracked_mu_);
-    if (std::find(lost_.begin(), lost_.end(), &p) != lost_.end()) return;
-    lost_.push_back(&p);
-    any_lost_.store(true, std::memory_order_release);
-    for (TaskImpl* t = tracked_head_; t; t = t->tracked_next)
-      if (t->platform == &p) orphans.push_back(t->self);
-  }
-  log().warn("platform {} lost: {} unfinished task(s) go to other platforms", p.name(),
-             orphans.size());
-  for (auto& task : orphans) {
-    TaskImpl* t = impl(task.get());
-    const int attempt = t->attempt();
-    if (attempt == 0 || !t->claim(attempt)) continue;  // settling right now
-    untrack(*t);
-    dispatch(*t);  // its inputs are still held by the task: they are safe
-  }
-}
-
-void RuntimeCore::task_moved(TaskImpl& t, Platform& to) {
-  std::lock_guard g(tracked_mu_);  // platform_failed reads it to find orphans
-  t.platform = &to;
-}
-
 void RuntimeCore::observe_submitted(TaskImpl& t, std::span<const Candidate> candidates,
                                     std::size_t chosen) {
   std::vector<Dependency> deps;
@@ -447,41 +269,60 @@ void RuntimeCore::observe_submitted(TaskImpl& t, std::span<const Candidate> cand
       [&](Observer& o) { o.task_submitted(t, deps, candidates, chosen, policy->name()); });
 }
 
+void RuntimeCore::observe_replaced(TaskImpl& t, const Platform& from, const Platform& to,
+                                   double lag) {
+  for_observers([&](Observer& o) { o.task_replaced(t, from, to, lag); });
+}
+
 void RuntimeCore::observe(TaskImpl& t, bool failed) {
   if (profiles && !failed && t.platform) {
     double in_bytes = 0;
     for (auto& a : t.args())
       if (a.in) in_bytes += static_cast<double>(a.in->bytes());
     auto& tm = t.timing();
-    profiles->record(t.ce(), tm.version_index, t.platform->name(), in_bytes,
-                     std::chrono::duration<double>(tm.end - tm.start).count());
+    const double run_s = std::chrono::duration<double>(tm.end - tm.start).count();
+    profiles->record(t.ce(), tm.version_index, t.platform->name(), in_bytes, run_s);
+    // Placed by forecasts: was it as late as to revisit the placements made by the same beliefs?
+    if (t.forecast_exec_s > 0 &&
+        second_thoughts.ran(
+            *t.platform, t.forecast_exec_s,
+            profiles->predict(t.ce(), tm.version_index, t.platform->name(), in_bytes).seconds,
+            run_s))
+      scheduler_.rethink(*t.platform);
   }
   if (t.linked) unlink(t);
-  // A measurement came in, or a platform freed a worker: tasks held for either may go now.
-  if (t.explores)
-    end_exploration(t);
-  else if (held_count_.load(std::memory_order_acquire) > 0)
-    release_held(t.ce());
+  scheduler_.settled(t);
   if (t.platform)
     for_observers([&](Observer& o) { o.task_finished(t, *t.platform, t.lane, failed); });
 }
 
 void RuntimeCore::task_done() noexcept {
-  std::size_t left = in_flight.fetch_sub(1) - 1;
-  // Wake waiters only at the two levels they wait for, not on every task.
-  if ((left == 0 || left == max_in_flight_ / 2) && flight_waiters_.load() > 0) {
-    std::lock_guard g(flight_mu_);
-    flight_cv_.notify_all();
-  }
+  // seq_cst against wait_in_flight's announcement: either this sees the waiter, or the waiter's
+  // look at the count sees this completion.
+  completed_.fetch_add(1, std::memory_order_seq_cst);
+  if (flight_waiters_.load(std::memory_order_seq_cst) == 0) return;
+  // Only completions at or below what a waiter waits for wake it, not every task.
+  if (in_flight() > flight_target_.load(std::memory_order_seq_cst)) return;
+  std::lock_guard g(flight_mu_);
+  flight_cv_.notify_all();
+}
+
+std::size_t RuntimeCore::in_flight() const noexcept {
+  // Completions first: a task is counted submitted before it can complete, so the submissions
+  // read after them include theirs.
+  const std::size_t done = completed_.load(std::memory_order_seq_cst);
+  return submitted_.load(std::memory_order_seq_cst) - done;
 }
 
 void RuntimeCore::wait_in_flight(std::size_t target) {
-  flight_waiters_.fetch_add(1);
-  {
-    std::unique_lock g(flight_mu_);
-    flight_cv_.wait(g, [&] { return in_flight.load() <= target; });
-  }
-  flight_waiters_.fetch_sub(1);
+  std::unique_lock g(flight_mu_);
+  // The target before the count: a completion that sees the waiter sees its target too.
+  if (target > flight_target_.load(std::memory_order_relaxed))
+    flight_target_.store(target, std::memory_order_seq_cst);
+  flight_waiters_.fetch_add(1, std::memory_order_seq_cst);
+  flight_cv_.wait(g, [&] { return in_flight() <= target; });
+  if (flight_waiters_.fetch_sub(1, std::memory_order_relaxed) == 1)
+    flight_target_.store(0, std::memory_order_relaxed);
 }
 
 void RuntimeCore::barrier() {
@@ -505,7 +346,7 @@ void RuntimeCore::shutdown() {
     openers.swap(background_);
   }
   for (auto& th : openers) th.join();  // what they opened is added, and shut down below
-  timeouts_.stop();
+  scheduler_.stop();
   for (Platform* p : platforms) p->shutdown();
 }
 
@@ -604,6 +445,7 @@ Runtime& Runtime::instance() {
     try {
       const FailureDefaults& f = launch_config().failure;
       r->impl_->failure_defaults = {f.policy, f.retries, f.timeout_ms};
+      r->impl_->second_thoughts.set_threshold(launch_config().policy.second_thoughts);
     } catch (const ConfigError&) {
       // Reported by whoever reads the config for its own part; failures keep the built-in default.
     }
@@ -691,11 +533,11 @@ Profiles* Runtime::profiles() const {
 }
 
 double Runtime::now_s() const {
-  return std::chrono::duration<double>(Clock::now() - impl_->start).count();
+  return impl_->now_s();
 }
 
 std::size_t Runtime::tasks_in_flight() const {
-  return impl_->in_flight.load();
+  return impl_->in_flight();
 }
 
 std::size_t Runtime::pooled_bytes() const {
@@ -708,11 +550,7 @@ void Runtime::drain() {
 }
 
 void Runtime::platform_failed(Platform& p) {
-  impl_->platform_failed(p);
-}
-
-void Runtime::task_moved(Task& t, Platform& to) {
-  impl_->task_moved(*rt::impl(&t), to);
+  impl_->scheduler().platform_lost(p);
 }
 
 void Runtime::set_failure_defaults(FailureSpec f) {

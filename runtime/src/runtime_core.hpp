@@ -1,22 +1,20 @@
-// Runtime::Impl: the Executor (builds tasks, asks platforms for forecasts, lets the policy pick,
-// submits) around the Analyzer, plus the in-flight accounting that drains and back-pressure use,
-// and the failure handling that platforms cannot do alone: retries on another platform, timeouts,
-// lost platforms, and errors the program has not seen yet.
+// Runtime::Impl: builds tasks around the Analyzer and hands them to the Scheduler (scheduler.hpp,
+// which places them, retries them and re-places them), keeps the task graph's ranks, the
+// observers' events, the in-flight accounting that drains and back-pressure use, and the errors
+// the program has not seen yet.
 #pragma once
 
 #include "analyzer.hpp"
+#include "scheduler.hpp"
+#include "second_thoughts.hpp"
 #include "task_impl.hpp"
-#include "timeout_watch.hpp"
 
-#include <cei/rt/decision/exploration.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <array>
 #include <atomic>
 #include <condition_variable>
-#include <deque>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -49,10 +47,14 @@ class RuntimeCore {
   Version* submit(const CeInfo& ce, detail::ArgSpec* args, std::size_t n,
                   const detail::ArgSpec* into);
   Analyzer& analyzer() { return analyzer_; }
+  Scheduler& scheduler() { return scheduler_; }
 
   void observe_submitted(TaskImpl& t, std::span<const Candidate> candidates, std::size_t chosen);
+  void observe_replaced(TaskImpl& t, const Platform& from, const Platform& to, double lag);
   void observe(TaskImpl& t, bool failed);
   void task_done() noexcept;
+  // Thread-safe: tasks submitted and not settled.
+  std::size_t in_flight() const noexcept;
   // Waits until at most `target` tasks are in flight.
   void wait_in_flight(std::size_t target);
   void barrier();
@@ -60,9 +62,6 @@ class RuntimeCore {
 
   // ---- failures ----
   FailureSpec resolve_failure(const CeInfo& ce) const;
-  // Runs a failed task again (the same platform first, then the others in turn); false when no
-  // platform can take it.
-  bool retry(TaskImpl& t, const std::exception_ptr& error);
   // Policy `fail`: printed now, thrown at the program's next sync of anything.
   void report_fatal(TaskImpl& t, const std::exception_ptr& error);
   // A cancelled task with no outputs: thrown at the next barrier.
@@ -72,11 +71,8 @@ class RuntimeCore {
   void rethrow_unreported(const std::exception_ptr& thrown, bool at_barrier);
   // The oldest error the program has not seen that a CE threw (not a TaskError); null if none.
   std::exception_ptr unreported_thrown();
-  // Starts the task's timeout clock for this attempt (no-op without a timeout).
-  void start_timeout(TaskImpl& t, int attempt);
-  void platform_failed(Platform& p);
-  void task_moved(TaskImpl& t, Platform& to);
-  void untrack(TaskImpl& t);
+  // Starts the task's timeout clock for this attempt (no-op without a timeout). Thread-safe.
+  void start_timeout(TaskImpl& t, int attempt) { scheduler_.start_timeout(t, attempt); }
 
   // ---- platforms that open after the start (runtime.hpp's open_in_background / on_demand) ----
   // All thread-safe.
@@ -90,6 +86,17 @@ class RuntimeCore {
   // is still opening in the background, so that tasks wait for it instead of going elsewhere.
   void note_policy();
   bool stopping() const { return stopping_.load(std::memory_order_acquire); }
+  // Whether the policy's sole platform is still opening (tasks wait for it), and whether any
+  // opener has yet to run or finish. Thread-safe.
+  bool sole_opening() const { return sole_opening_.load(std::memory_order_acquire); }
+  bool opening() const { return opening_.load(std::memory_order_acquire); }
+  // Whether a new task is ranked: the policy sees the graph and there is a choice of platforms.
+  bool ranking() const;
+
+  // Whether placements are revisited by second thoughts (Scheduler::rethink): on, under a policy
+  // that follows forecasts. Thread-safe.
+  bool rethinks() const;
+  double now_s() const;  // seconds since start. Thread-safe.
 
   Clock::time_point start;
   std::mutex owned_mu;
@@ -97,33 +104,17 @@ class RuntimeCore {
   PlatformList platforms;
   std::unique_ptr<Policy> policy;
   std::unique_ptr<Profiles> profiles;
-  std::atomic<std::size_t> in_flight{0};
   FailureSpec failure_defaults{FailurePolicy::Fail, 0, 0};
+  SecondThoughts second_thoughts;  // its threshold set before the first task
 
  private:
-  // Places t (`only`: a retry's platform, chosen already). False when it waits for an
-  // exploration instead (hold): `resumed` says it comes back from that wait.
-  bool dispatch(TaskImpl& t, Platform* only = nullptr, bool resumed = false);
   void note_sole_platform();
 
-  // ---- the graph (Policy::sees_graph): ranks, and placement once the inputs are ready ----
-  // Whether a new task is ranked: the policy sees the graph and there is a choice of platforms.
-  bool ranking() const;
+  // ---- the graph (Policy::sees_graph): ranks ----
   // Makes t the producer its outputs' readers find, and raises the ranks of the unsettled
   // producers of its inputs (transitively, a bounded number of tasks per call). Thread-safe.
   void link(TaskImpl& t);
   void unlink(TaskImpl& t);  // when t settles. Thread-safe.
-  // Subscribes to t's pending inputs, the last of which dispatches it; false when none is pending.
-  bool place_when_ready(TaskImpl& t);
-
-  // ---- exploration (ExplorationGate): no task placed by a guess of an unmeasured platform ----
-  // After the policy picked cs[pick] for t: false when t must wait (held) until an exploration
-  // of its CE reports or one of its tasks completes. Thread-safe.
-  bool explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick, bool resumed);
-  void end_exploration(TaskImpl& t);    // t's measurement is in, or will never be. Thread-safe.
-  void release_held(const CeInfo& ce);  // dispatches held tasks until one must wait again
-  bool is_lost(const Platform* p);
-  void track(TaskImpl& t);
 
   std::mutex open_mu_;
   std::condition_variable open_cv_;
@@ -137,8 +128,17 @@ class RuntimeCore {
   Analyzer analyzer_;
   std::atomic<std::uint64_t> next_task_{1};
   std::size_t max_in_flight_;
-  std::mutex flight_mu_;
+  // Tasks in flight are submitted_ - completed_: program threads count the one and workers the
+  // other, each on its own cache line, so that no line is written by both sides on every task
+  // (one shared counter cost each side a cache miss per task). A program thread looks at
+  // completed_ only when its last look, completed_seen_, says the window may be full.
+  alignas(64) std::atomic<std::size_t> submitted_{0};
+  std::atomic<std::size_t> completed_seen_{0};
+  alignas(64) std::atomic<std::size_t> completed_{0};
+  alignas(64) std::mutex flight_mu_;
   std::condition_variable flight_cv_;
+  // The highest target of the threads in wait_in_flight (0 when none): completions at or below
+  // it wake them. Both under flight_mu_ for writes.
   std::atomic<std::size_t> flight_target_{0};
   std::atomic<int> flight_waiters_{0};
   bool stopped_ = false;
@@ -147,20 +147,10 @@ class RuntimeCore {
   std::atomic<bool> any_unreported_{false};
   std::vector<std::exception_ptr> fatal_, at_barrier_;
 
-  std::mutex tracked_mu_;
-  TaskImpl* tracked_head_ = nullptr;
-  std::vector<const Platform*> lost_;
-  std::atomic<bool> any_lost_{false};
-  TimeoutWatch timeouts_;
-
   std::atomic<bool> sees_graph_{false};
   std::mutex rank_mu_;  // VersionImpl::producer_task, TaskImpl::linked, the ranks' updates
 
-  std::mutex explore_mu_;
-  ExplorationGate explorations_;                         // under explore_mu_
-  std::map<const CeInfo*, std::deque<TaskImpl*>> held_;  // under explore_mu_, in submission order
-  std::atomic<int> exploring_{0};                        // explorations_.running()
-  std::atomic<int> held_count_{0};                       // tasks in held_
+  Scheduler scheduler_{*this};
 };
 
 struct Runtime::Impl : RuntimeCore {};

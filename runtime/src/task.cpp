@@ -1,3 +1,4 @@
+#include "pool.hpp"
 #include "runtime_core.hpp"
 #include "task_impl.hpp"
 #include "version_impl.hpp"
@@ -11,7 +12,13 @@ namespace cei::rt {
 
 TaskImpl::TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs,
                    FailureSpec failure)
-    : TaskContext(id, ce, nargs, failure), rt_(&rt) {}
+    : TaskContext(id, ce, SpareVectors<TaskArg>::take(nargs), failure), rt_(&rt) {}
+
+// The program thread makes tasks and workers end them: a fresh vector each time would be a
+// malloc there and a free across threads here, per task.
+TaskImpl::~TaskImpl() {
+  SpareVectors<TaskArg>::give(std::move(args_));
+}
 
 namespace {
 std::string ce_name(const CeInfo& ce) {
@@ -58,19 +65,12 @@ void TaskContext::done() {
   static_cast<TaskImpl*>(this)->complete(false);
 }
 
-void TaskContext::failed(std::exception_ptr error, Retry retry) {
-  static_cast<TaskImpl*>(this)->settle(std::move(error), retry == Retry::ByPolicy);
+void TaskContext::failed(std::exception_ptr error, Failure how) {
+  static_cast<TaskImpl*>(this)->settle(std::move(error), how);
 }
 
 void TaskContext::threw(std::exception_ptr thrown) {
   static_cast<TaskImpl*>(this)->settle_thrown(std::move(thrown));
-}
-
-void TaskContext::hand_over(Platform& to) {
-  auto* t = static_cast<TaskImpl*>(this);
-  t->open_attempt();
-  t->rt_->task_moved(*t, to);
-  to.submit(t->self);
 }
 
 void TaskContext::start_timeout(int attempt) {
@@ -88,21 +88,29 @@ TaskPtr TaskContext::keep_alive() const {
 }
 
 void TaskContext::finish(std::exception_ptr error) {
-  const int a = attempt();
-  if (a == 0 || !claim(a)) return;  // already settled (timed out, moved): a late verdict
-  static_cast<TaskImpl*>(this)->settle(std::move(error));
+  fail(std::move(error), Failure::Error);
 }
 
-void TaskImpl::settle(std::exception_ptr error, bool retryable) {
+void TaskContext::fail(std::exception_ptr error, Failure how) {
+  const int a = attempt();
+  if (a == 0 || !claim(a)) return;  // already settled (timed out, moved): a late verdict
+  static_cast<TaskImpl*>(this)->settle(std::move(error), how);
+}
+
+void TaskImpl::settle(std::exception_ptr error, Failure how) {
   if (!error) return complete(false);
-  settle_failure(std::move(error), false, retryable);
+  if (how == Failure::Elsewhere) {
+    if (rt_->scheduler().place_again(*this)) return;
+    how = Failure::Error;  // nowhere else to go: it failed here
+  }
+  settle_failure(std::move(error), false, how);
 }
 
 void TaskImpl::settle_thrown(std::exception_ptr thrown) {
-  settle_failure(std::move(thrown), true, true);
+  settle_failure(std::move(thrown), true, Failure::Error);
 }
 
-void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce, bool retryable) {
+void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce, Failure how) {
   std::exception_ptr input_error;
   bool has_outputs = false;
   for (auto& a : args_) {
@@ -117,9 +125,10 @@ void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce, bool 
     error = input_error;
   } else {
     if (!thrown_by_ce) error = as_task_error(*ce_, error);
-    if (retryable && failure_.policy == FailurePolicy::Retry && retries_done < failure_.retries) {
+    if (how != Failure::Final && failure_.policy == FailurePolicy::Retry &&
+        retries_done < failure_.retries) {
       ++retries_done;
-      if (rt_->retry(*this, error)) return;
+      if (rt_->scheduler().retry(*this, error, how)) return;
     }
     if (failure_.policy == FailurePolicy::Ignore) {
       ignore_failure(error);
@@ -158,7 +167,7 @@ void TaskImpl::ignore_failure(const std::exception_ptr& error) {
 }
 
 void TaskImpl::complete(bool failed) {
-  if (tracked) rt_->untrack(*this);
+  if (tracked) rt_->scheduler().untrack(*this);
   if (done) done->publish_host(done->type().create());  // no-op when failed above
   rt_->observe(*this, failed);
   for (auto& a : args_) {

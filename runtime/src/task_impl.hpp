@@ -19,11 +19,13 @@ class TaskImpl final : public TaskContext {
  public:
   TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs,
            FailureSpec failure);
+  ~TaskImpl() override;
 
   // After a successful claim: success (null: outputs published) or the failure policy for a
-  // failure of the runtime or of a platform, which the program sees as a TaskError naming the CE
-  // (`retryable` false: never retried, whatever the policy).
-  void settle(std::exception_ptr error, bool retryable = true);
+  // failure of the runtime or of a platform, which the program sees as a TaskError naming the CE;
+  // `how` tells the scheduler what may happen next (Failure::Elsewhere: placed again without
+  // this platform, unless none other can take it; Failure::Final: never retried).
+  void settle(std::exception_ptr error, Failure how = Failure::Error);
   // After a successful claim: the CE's native implementation threw `thrown`. The program sees
   // that very exception (rethrown where it observes the task), as the sequential program sees it
   // at the call, so that its handlers catch it by its own type.
@@ -34,10 +36,14 @@ class TaskImpl final : public TaskContext {
   int retries_done = 0;
   // The upward rank (priority()): raised by RuntimeCore as dependants are submitted.
   using TaskContext::rank;
-  // Inputs still pending before the runtime places the task (RuntimeCore::place_when_ready).
+  // Inputs still pending before the scheduler places the task (Scheduler::place_when_ready).
   InputWaiter unready;
-  // Placed on a platform that had not run its CE: the exploration that RuntimeCore counts.
+  // Placed on a platform that had not run its CE: the exploration that the Scheduler counts.
   bool explores = false;
+  // The execution forecast the policy placed it by, when second thoughts may revisit the
+  // placement (SecondThoughts::ran holds the run to it); 0: none, the task stays where it is (a
+  // task moved once is not moved again).
+  double forecast_exec_s = 0;
   bool linked = false;  // in the rank graph (RuntimeCore::link), under its lock
 
   // Keeps the task alive from submission until settled, so platforms may hold raw pointers.
@@ -46,7 +52,7 @@ class TaskImpl final : public TaskContext {
   int lane = -1;  // set when a platform reports the start
   // A void CE without outputs: the version its Pending<void> waits for, settled with the task.
   VersionPtr done;
-  // The runtime's list of unsettled tasks on a platform that may be lost (not the CPU).
+  // The scheduler's list of unsettled tasks on a platform that may be lost (MayBeLost).
   TaskImpl* tracked_prev = nullptr;
   TaskImpl* tracked_next = nullptr;
   bool tracked = false;
@@ -54,7 +60,7 @@ class TaskImpl final : public TaskContext {
  private:
   friend class TaskContext;  // its verdicts are these, on its own state
 
-  void settle_failure(std::exception_ptr error, bool thrown_by_ce, bool retryable);
+  void settle_failure(std::exception_ptr error, bool thrown_by_ce, Failure how);
   void ignore_failure(const std::exception_ptr& error);
   void complete(bool failed);
 

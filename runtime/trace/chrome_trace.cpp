@@ -112,6 +112,16 @@ class Writer {
                           {"direction", x.to_device ? "to_device" : "to_host"},
                           {"task", x.task}}));
     }
+    // Second thoughts: an instant on the platform that gave the task back.
+    for (const ReplacementRecord& r : run_.replacements)
+      ev.push_back({{"ph", "i"},
+                    {"s", "p"},
+                    {"name", "re-placed → " + r.to},
+                    {"cat", "second_thoughts"},
+                    {"pid", pid_.at(r.from)},
+                    {"tid", 0},
+                    {"ts", us(r.at)},
+                    {"args", {{"task", r.task}, {"from", r.from}, {"to", r.to}, {"lag", r.lag}}}});
     for (const auto& [track, name] : tracks)
       ev.push_back(meta("thread_name", track.first, track.second, name));
     add_flows(ev);
@@ -184,6 +194,7 @@ void write_chrome_trace(const RunRecord& run, std::ostream& out) {
                {{"producer", "cei"},
                 {"policy", policy},
                 {"tasks", run.tasks.size()},
+                {"replaced", run.replacements.size()},
                 {"makespan_s", run.makespan_s()}}}};
   out << doc.dump(1) << '\n';
 }

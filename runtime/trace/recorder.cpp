@@ -102,6 +102,10 @@ void Recorder::transfer(const TransferEvent& e) {
                    describe(*e.platform)});
 }
 
+void Recorder::task_replaced(const Task& t, const Platform& from, const Platform& to, double lag) {
+  push(Replaced{{t.id(), from.name(), to.name(), lag, Clock::now()}, describe(from)});
+}
+
 void Recorder::task_energy(std::uint64_t task, const Platform&, double joules, const char* source) {
   push(Measured{task, joules, source});
 }
@@ -163,6 +167,9 @@ RunRecord Recorder::snapshot() const {
     } else if (auto* x = std::get_if<Transferred>(&e->event)) {
       see_platform(x->platform);
       run.transfers.push_back(x->transfer);
+    } else if (auto* r = std::get_if<Replaced>(&e->event)) {
+      see_platform(r->from);
+      run.replacements.push_back(r->replacement);
     } else if (auto* m = std::get_if<Measured>(&e->event)) {
       auto [it, fresh] = measured.try_emplace(m->task, *m);
       if (!fresh) it->second.joules += m->joules;  // each run of the task spent its own

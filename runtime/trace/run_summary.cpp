@@ -89,6 +89,7 @@ Summary summarize(const RunRecord& run) {
     if (e.energy_source.empty()) e.energy_source = '-';
     s.energy.push_back(std::move(e));
   }
+  for (const ReplacementRecord& r : run.replacements) ++s.replaced[r.from + " → " + r.to];
   s.makespan_s = run.makespan_s();
   return s;
 }
@@ -173,6 +174,16 @@ std::string format_summary(const Summary& s) {
   out += layout.line(head) + layout.rule();
   for (std::size_t i = 0; i + 1 < cells.size(); ++i) out += layout.line(cells[i]);
   out += layout.rule() + layout.line(cells.back());
+  if (!s.replaced.empty()) {
+    std::size_t n = 0;
+    std::string pairs;
+    for (const auto& [move, count] : s.replaced) {
+      n += count;
+      pairs += fmt::format("{}{}: {}", pairs.empty() ? "" : ", ", move, count);
+    }
+    out += fmt::format("re-placed: {} queued task(s) from platforms behind their forecasts ({})\n",
+                       n, pairs);
+  }
   if (!s.energy.empty()) out += "\n" + format_energy(s.energy);
   return out;
 }

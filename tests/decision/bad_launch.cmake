@@ -6,7 +6,8 @@ set(cases
   "CEI_PLATFORMS=/dev/zero|/dev/zero: (file): not a regular file"
   "CEI_OPENCL_MEM_CAP=0|CEI_OPENCL_MEM_CAP: expected a size"
   "CEI_REMOTE=n=http://h:1/a b,token=T|CEI_REMOTE: n: bad URL 'http://h:1/a b'"
-  "CEI_LOG=verbose|CEI_LOG: expected trace, debug")
+  "CEI_LOG=verbose|CEI_LOG: expected trace, debug"
+  "CEI_SECOND_THOUGHTS=1|CEI_SECOND_THOUGHTS: expected off or a number from 1.5 to 1000, got '1'")
 foreach(c IN LISTS cases)
   string(REPLACE "|" ";" parts "${c}")
   list(GET parts 0 assignment)

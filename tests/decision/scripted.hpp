@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cei::rt::test {
@@ -16,6 +17,14 @@ class NamedPlatform final : public Platform {
       : name_(std::move(name)), kind_(kind) {}
   const std::string& name() const override { return name_; }
   const char* kind() const override { return kind_; }
+  // What the real platforms of that kind say.
+  Capabilities capabilities() const override {
+    const std::string_view k = kind_;
+    if (k == "opencl")
+      return {Capabilities::InProcess | Capabilities::MayBeLost | Capabilities::Kernels};
+    if (k == "remote") return {Capabilities::MayBeLost};
+    return {Capabilities::InProcess | Capabilities::PicksVersion};
+  }
   bool can_run(const CeInfo&) const override { return true; }
   Forecast forecast(const Task&) const override { throw std::logic_error("scripted"); }
   void submit(TaskPtr) override { throw std::logic_error("scripted"); }

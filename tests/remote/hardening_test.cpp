@@ -85,6 +85,7 @@ TEST(RemoteNodeHardening, ACrashingAbortingOrExitingCeFailsItsTaskAndTheNodeServ
     auto s = run(node, c.ce, c.in, "r_" + c.ce + c.in);
     EXPECT_EQ(s.state, "failed");
     EXPECT_NE(s.error.find(c.says), std::string::npos) << s.error;
+    EXPECT_TRUE(s.crashed) << "the status says the CE ended its process";
     expect_serving(node);
   }
   // No output of a failed task is stored.

@@ -119,6 +119,7 @@ TEST(RemoteNode, FailureCarriesTheMessage) {
   auto st = node.status(t, 10000);
   EXPECT_EQ(st.state, "failed");
   EXPECT_NE(st.error.find("boom 42"), std::string::npos) << st.error;
+  EXPECT_FALSE(st.crashed) << "an exception is no crash: a client may retry it anywhere";
   EXPECT_THROW(node.get("y"), cei::remote::NodeError);
 }
 

@@ -29,7 +29,9 @@ class OneThread final : public rt::Platform {
   ~OneThread() override { shutdown(); }
 
   const std::string& name() const override { return name_; }
-  const char* kind() const override { return "cpu"; }  // the host's own cores: never lost
+  const char* kind() const override { return "cpu"; }
+  // The host's own cores: never lost.
+  rt::Capabilities capabilities() const override { return {rt::Capabilities::InProcess}; }
   bool can_run(const rt::CeInfo& ce) const override { return ce.nversions > 0; }
   rt::Forecast forecast(const rt::Task&) const override { return {}; }
   std::size_t workers() const override { return 1; }

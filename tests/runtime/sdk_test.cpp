@@ -150,10 +150,10 @@ namespace {
 const rt::CeInfo refused_ce{"refused", "SdkCEI", false, x_param, 1,
                             nullptr,   nullptr,  0,     nullptr, {rt::FailurePolicy::Retry, 3, -1}};
 
-// Refuses every task at once, with the verdict's Retry.
+// Refuses every task at once, with the verdict's Failure.
 class VerdictPlatform final : public rt::Platform {
  public:
-  explicit VerdictPlatform(rt::TaskContext::Retry retry) : retry_(retry) {}
+  explicit VerdictPlatform(rt::Failure how) : how_(how) {}
   const std::string& name() const override { return name_; }
   const char* kind() const override { return "remote"; }
   // The latest one alone, when one process runs several tests.
@@ -162,7 +162,7 @@ class VerdictPlatform final : public rt::Platform {
   void submit(rt::TaskPtr t) override {
     ++submitted;
     rt::TaskContext& c = rt::context(*t);
-    c.fail(c.attempt(), std::make_exception_ptr(std::runtime_error("refused")), retry_);
+    c.fail(c.attempt(), std::make_exception_ptr(std::runtime_error("refused")), how_);
   }
   std::size_t workers() const override { return 1; }
   void shutdown() override {}
@@ -172,11 +172,11 @@ class VerdictPlatform final : public rt::Platform {
 
  private:
   std::string name_ = "verdicts";
-  rt::TaskContext::Retry retry_;
+  rt::Failure how_;
 };
 
-int attempts_under(rt::TaskContext::Retry retry) {
-  auto owned = std::make_unique<VerdictPlatform>(retry);
+int attempts_under(rt::Failure how) {
+  auto owned = std::make_unique<VerdictPlatform>(how);
   VerdictPlatform& p = *owned;
   VerdictPlatform::latest = &p;
   rt::Runtime::instance().add_platform(std::move(owned));
@@ -190,11 +190,11 @@ int attempts_under(rt::TaskContext::Retry retry) {
 }  // namespace
 
 TEST(TaskContext, AFailureThatWouldRepeatIsNotRetried) {
-  EXPECT_EQ(attempts_under(rt::TaskContext::Retry::Never), 1);
+  EXPECT_EQ(attempts_under(rt::Failure::Final), 1);
 }
 
 TEST(TaskContext, AFailureIsRetriedAsThePolicySays) {
-  EXPECT_EQ(attempts_under(rt::TaskContext::Retry::ByPolicy), 4);  // the run and 3 retries
+  EXPECT_EQ(attempts_under(rt::Failure::Error), 4);  // the run and 3 retries
 }
 
 namespace {

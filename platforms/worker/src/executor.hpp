@@ -13,9 +13,17 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace cei::worker {
+
+// A task's failure that is the CE ending the process that ran it (a signal, abort(), exit()):
+// the node says so (`crashed` in the task's status), so that a client never runs the CE again
+// inside its own process.
+struct CeCrashed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct Job {
   const rt::CeInfo* ce = nullptr;

@@ -207,7 +207,7 @@ class ProcessExecutor : public Executor {
         stopped = stopping_;
       }
       if (stopped) throw std::runtime_error("the node stopped while " + ce_name(ce) + " ran");
-      throw std::runtime_error(ce_name(ce) + " was killed by " + describe_signal(WTERMSIG(status)));
+      throw CeCrashed(ce_name(ce) + " was killed by " + describe_signal(WTERMSIG(status)));
     }
     read_outputs(job, out.get(), WEXITSTATUS(status));
   }
@@ -218,8 +218,8 @@ class ProcessExecutor : public Executor {
     if (fstat(fd, &st) != 0) throw std::runtime_error(std::string("fstat: ") + strerror(errno));
     auto size = static_cast<std::size_t>(st.st_size);
     if (size == 0 || exit_status != 0) {
-      throw std::runtime_error(ce_name(ce) + " exited with status " + std::to_string(exit_status) +
-                               " instead of returning (the CE called exit or its process failed)");
+      throw CeCrashed(ce_name(ce) + " exited with status " + std::to_string(exit_status) +
+                      " instead of returning (the CE called exit or its process failed)");
     }
     void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + strerror(errno));

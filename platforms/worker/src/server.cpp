@@ -37,6 +37,7 @@ struct TaskState {
   std::mutex mu;
   std::string state = "queued";  // queued | running | done | failed
   std::string error;
+  bool crashed = false;  // failed: the CE ended its worker process (CeCrashed)
   std::vector<std::string> outputs;
   double exec_s = 0;
   std::vector<std::shared_ptr<LongPoll>> waiters;  // long polls answered when it finishes
@@ -88,6 +89,7 @@ HttpResponse status_response(const std::string& id, const TaskState& s) {  // s.
   json j{{"id", id}, {"state", s.state}, {"outputs", s.outputs}};
   if (finished(s)) j["exec_s"] = s.exec_s;
   if (!s.error.empty()) j["error"] = s.error;
+  if (s.crashed) j["crashed"] = true;
   return json_response(200, j);
 }
 
@@ -706,9 +708,13 @@ struct Node::Impl final : HttpHandler {
                 args = job.args](std::exception_ptr error) {
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::string message;
+      bool crashed = false;
       if (error) {
         try {
           std::rethrow_exception(error);
+        } catch (const CeCrashed& e) {
+          message = e.what();
+          crashed = true;
         } catch (const std::exception& e) {
           message = e.what();
         } catch (...) {
@@ -744,6 +750,7 @@ struct Node::Impl final : HttpHandler {
       std::lock_guard lock(state->mu);
       state->state = message.empty() ? "done" : "failed";
       state->error = message;
+      state->crashed = crashed;
       state->exec_s = secs;
       // Under the lock: Node::close clears the waiters under it before the server goes.
       for (auto& w : state->waiters) w->reply.post([w] { w->answer(); });

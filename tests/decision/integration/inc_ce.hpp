@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <numeric>
 #include <utility>
@@ -37,7 +38,9 @@ inline cei::Vector<int> iota(std::size_t n, int from) {
 }
 
 // n independent tasks of `ce` on vectors of `size`, submitted back to back; checks every result.
-inline void run_independent(const rt::CeInfo& ce, int n, std::size_t size) {
+// `submitted` runs once every task is submitted, before any result is read.
+inline void run_independent(const rt::CeInfo& ce, int n, std::size_t size,
+                            const std::function<void()>& submitted = {}) {
   using IVec = cei::Vector<int>;
   std::vector<IVec> in, out(n);
   for (int i = 0; i < n; ++i) in.push_back(iota(size, i));
@@ -48,6 +51,7 @@ inline void run_independent(const rt::CeInfo& ce, int n, std::size_t size) {
     scopes.push_back(std::make_unique<rt::Scope>(out[i]));
   }
   for (int i = 0; i < n; ++i) rt::assign(out[i], rt::call<IVec>(ce, rt::in<IVec>(in[i])));
+  if (submitted) submitted();
   for (int i = 0; i < n; ++i) ASSERT_EQ(rt::sync_read(out[i]), iota(size, i + 1)) << "task " << i;
 }
 

@@ -52,6 +52,10 @@ class InputWaiter {
   // Whether until_on_host ran since the last reset: a platform that finds an input still away
   // from the host after it knows the fetch failed. Not thread-safe: read by whoever runs the task.
   bool fetched() const { return fetched_; }
+  // Whether a wait is under way: some input is still to come. A platform that takes queued tasks
+  // back (Platform::withdraw) leaves those alone, since the last arrival will push them.
+  // Thread-safe.
+  bool waiting() const { return left_.load(std::memory_order_acquire) != 0; }
   // Before another attempt of the task. Not while a wait is under way.
   void reset() {
     left_.store(0, std::memory_order_relaxed);

@@ -50,6 +50,11 @@ class Observer {
   virtual void task_started(const Task& t, const Platform& p, int lane) = 0;
   virtual void task_finished(const Task& t, const Platform& p, int lane, bool failed) = 0;
   virtual void transfer(const TransferEvent& e) = 0;
+  // Second thoughts: `from` ran `lag` times behind its forecasts, gave back t (queued, not begun)
+  // and the policy placed it on `to`, where it was submitted again (task_submitted again, with the
+  // forecasts of that placement).
+  virtual void task_replaced(const Task& /*t*/, const Platform& /*from*/, const Platform& /*to*/,
+                             double /*lag*/) {}
   // Measured energy comes after the task finished, once the meter's samples cover its end:
   // joules to add to what its Timing said (energy_j, 0 for a metered task), from the meter
   // `source`. Once per run of the task, from any thread, before or after task_finished.

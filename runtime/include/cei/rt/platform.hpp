@@ -11,8 +11,9 @@
 // device can chain dependencies as event wait lists), or, under a policy that sees the graph with
 // a choice of platforms, once its inputs are ready (docs/policies.md, "The task graph"). The
 // platform waits for any input still pending (input_waiter.hpp), runs it, publishes its outputs
-// (host storage or a Replica of its own) and gives its verdict (task_context.hpp). Writing a
-// platform: docs/platforms.md.
+// (host storage or a Replica of its own) and gives its verdict (task_context.hpp). A platform
+// never hands a task to another one: it reports a verdict (done, a Failure) and the scheduler
+// places the task again if it must. Writing a platform: docs/platforms.md.
 #pragma once
 
 #include <cei/rt/ce.hpp>
@@ -142,6 +143,42 @@ struct TaskArg {
   VersionPtr out;  // Out, InOut: the value produced (renamed: new storage)
 };
 
+// How an attempt failed, as the platform that ran it tells the scheduler
+// (runtime/src/scheduler.hpp): what may happen to the task next.
+enum class Failure : std::uint8_t {
+  // The CE or the platform failed: the CE's failure policy applies. A first retry may run on the
+  // same platform (the error may have been transient), later ones go elsewhere when they can.
+  Error,
+  // The CE itself ended the isolated process that ran it (a signal, abort(), exit()): a retry
+  // never runs on a platform that runs CEs inside the program's own process, where the same crash
+  // would end the program, and goes to another platform when one can take it.
+  Crash,
+  // This platform cannot run the task now (it is lost, or busy past its timeout): the task is
+  // placed again through the policy without it, and no retry is counted.
+  Elsewhere,
+  // The failure would repeat wherever the task ran again (the platform knows it): never retried,
+  // whatever the CE's failure policy says.
+  Final,
+};
+
+// What the scheduler needs to know of a platform, as flags (kind() is a name for people).
+struct Capabilities {
+  enum : unsigned {
+    // Runs CEs inside the program's own process: a CE that crashes there ends the program.
+    InProcess = 1u << 0,
+    // May be lost mid-task (a device, a node): its unsettled tasks are tracked, and timed from
+    // their submission since it does not report when they start.
+    MayBeLost = 1u << 1,
+    // Runs any of a CE's native versions: the scheduler picks one per task (Timing::version_index)
+    // before submit().
+    PicksVersion = 1u << 2,
+    // Runs the CE's OpenCL kernel, not a native version (profiles keep it as version -1).
+    Kernels = 1u << 3,
+  };
+  unsigned flags = 0;
+  bool has(unsigned f) const { return (flags & f) == f; }
+};
+
 class Task {
  public:
   virtual ~Task() = default;
@@ -155,6 +192,11 @@ class Task {
   // The platform's verdict; frees the task's inputs and wakes dependants. `error` marks every
   // output failed (dependants are not run; the host sees the error at its next sync).
   virtual void finish(std::exception_ptr error = nullptr) = 0;
+  // A failure verdict that says what may happen next (Failure): finish(error) is fail(error,
+  // Failure::Error). For a task that is not the runtime's, the same as finish(error). Like
+  // finish, from any thread, once per attempt: a verdict on an attempt already settled (timed
+  // out, placed again) is dropped.
+  virtual void fail(std::exception_ptr error, Failure /*how*/) { finish(std::move(error)); }
   // Filled by platforms for profiles, traces and the summary.
   struct Timing {
     Clock::time_point start{}, end{};
@@ -181,10 +223,20 @@ class Platform {
  public:
   virtual ~Platform() = default;
   virtual const std::string& name() const = 0;  // "cpu", "opencl0", "node1"
-  virtual const char* kind() const = 0;         // "cpu" | "opencl" | "remote"
+  virtual const char* kind() const = 0;         // "cpu" | "opencl" | "remote": for people
+  // Constant for the platform's life; thread-safe. The default is the careful guess for a platform
+  // that does not say: it runs CEs in the program's process and may be lost.
+  virtual Capabilities capabilities() const {
+    return {Capabilities::InProcess | Capabilities::MayBeLost};
+  }
   virtual bool can_run(const CeInfo& ce) const = 0;
   virtual Forecast forecast(const Task& t) const = 0;
-  virtual void submit(TaskPtr t) = 0;       // never blocks on the task's inputs or its execution
+  virtual void submit(TaskPtr t) = 0;  // never blocks on the task's inputs or its execution
+  // Takes back a task submitted here that has not begun, when this platform runs behind its
+  // forecasts and the policy would place the task elsewhere (second thoughts, docs/policies.md):
+  // true when it gave it back, and then it never runs that attempt; false when it has begun, or
+  // the platform cannot take tasks back (the default). Thread-safe.
+  virtual bool withdraw(Task& /*t*/) { return false; }
   virtual std::size_t workers() const = 0;  // concurrent tasks it can run
   virtual void shutdown() = 0;              // finish submitted work, stop threads
   // Nothing is in flight (Runtime::drain): report the energy of the tasks that ran here that a

@@ -83,20 +83,18 @@ class Runtime {
   // Seconds since the runtime started (the time base of forecasts).
   double now_s() const;
   std::size_t tasks_in_flight() const;
-  // Heap held in the runtime's pools of task and version blocks (in use or free for reuse): it
-  // follows the peak number of tasks in flight, not the number of tasks run.
+  // Heap held in the runtime's pools of task and version blocks and of task argument arrays (in
+  // use or free for reuse): it follows the peak number of tasks in flight, not the number of tasks
+  // run.
   std::size_t pooled_bytes() const;
   // Waits for every task submitted so far (no host copies), then for the platforms' late reports
   // of their energy (Platform::settle_energy); called at exit.
   void drain();
 
   // A platform reports that it is gone (device lost, node unreachable): it gets no more tasks,
-  // and its unfinished ones (their inputs are still held) are submitted to the others. Results
-  // it delivers later are dropped.
+  // and the scheduler places its unfinished ones (their inputs are still held) again through the
+  // policy. Results it delivers later are dropped. Thread-safe.
   void platform_failed(Platform& p);
-  // A platform that hands an unfinished task straight to another one (a node that failed
-  // mid-task) reports it first, so profiles, traces and the summary name the platform that ran it.
-  void task_moved(Task& t, Platform& to);
   // For CEs whose CeInfo::failure leaves a field at Default/-1 (from the launch config's
   // [failure] table at start).
   void set_failure_defaults(FailureSpec f);

@@ -2,11 +2,13 @@
 // it gives, the countdown of its inputs. Part of the platform SDK (docs/platforms.md); every
 // Task that Runtime hands to Platform::submit is one (context(task)).
 //
-// A task runs in attempts (a retry, a resubmission after its platform was lost: each opens one).
-// Exactly one verdict settles an attempt: the platform's, a timeout's or a lost platform's. The
-// platform takes the attempt's token when it starts, and claims the attempt before it publishes
-// anything; a claim that fails means someone else settled it: the platform drops what it has,
-// so a late result never overwrites anything.
+// A task runs in attempts (a retry, a placement again after its platform was lost or gave it
+// back: each opens one). Exactly one verdict settles an attempt: the platform's, a timeout's or a
+// lost platform's. The platform takes the attempt's token when it starts, and claims the attempt
+// before it publishes anything; a claim that fails means someone else settled it: the platform
+// drops what it has, so a late result never overwrites anything. A platform never hands a task to
+// another one: its verdict says how the attempt failed (Failure) and the scheduler places the
+// task again if it must.
 //
 //   void MyPlatform::submit(TaskPtr task) {
 //     TaskContext& c = context(*task);
@@ -18,7 +20,8 @@
 //     if (!c.commit(attempt, [&] { publish the outputs; }))
 //       drop the outputs;                            // timed out or moved meanwhile
 //   }
-//   // or, when it failed: c.fail(attempt, error);  a CE's own exception: c.claim(a) && c.threw(e)
+//   // or, when it failed: c.fail(attempt, error, how);
+//   // a CE's own exception: if (c.claim(attempt)) c.threw(e);
 //
 // Thread-safety: attempt(), claim() and the fail/commit calls that claim may race with the
 // runtime's own verdicts (that is what they are for); the others belong to whoever holds the
@@ -48,24 +51,42 @@ class TaskContext : public Task {
   const Timing& timing() const final { return timing_; }
   // The verdict on whatever attempt is open (for platforms that do not track attempts).
   void finish(std::exception_ptr error) final;
+  void fail(std::exception_ptr error, Failure how) final;
 
   // The open attempt: the token a platform takes when it starts the task (0: none, the task is
   // settled or between attempts). Thread-safe.
-  int attempt() const { return open_.load(std::memory_order_acquire); }
+  int attempt() const { return open_.load(std::memory_order_acquire) & ~kStarted; }
   // Closes `attempt` for the caller, who then owes its verdict (done, failed, threw); false if
   // someone else closed it first. Thread-safe.
   bool claim(int attempt) {
-    return open_.compare_exchange_strong(attempt, 0, std::memory_order_acq_rel);
+    int v = open_.load(std::memory_order_acquire);
+    while (attempt != 0 && (v & ~kStarted) == attempt)
+      if (open_.compare_exchange_weak(v, 0, std::memory_order_acq_rel)) return true;
+    return false;
+  }
+  // A platform that can give queued tasks back (Platform::withdraw) marks the open attempt
+  // started before it runs anything of it: false when there is none (withdrawn meanwhile).
+  // Thread-safe.
+  bool begin() {
+    int v = open_.load(std::memory_order_acquire);
+    return v != 0 && !(v & kStarted) &&
+           open_.compare_exchange_strong(v, v | kStarted, std::memory_order_acq_rel);
+  }
+  // Closes the open attempt if it has not begun (the platform's Platform::withdraw): the
+  // scheduler then places the task again. Thread-safe.
+  bool withdraw() {
+    int v = open_.load(std::memory_order_acquire);
+    return v != 0 && !(v & kStarted) &&
+           open_.compare_exchange_strong(v, 0, std::memory_order_acq_rel);
   }
 
   // Verdicts: one of these, once, by whoever holds a successful claim.
   // The outputs are published.
   void done();
-  // The platform or the runtime failed it: the failure policy decides (a retry elsewhere under
-  // `retry`, else the program sees a TaskError naming the CE). Retry::Never for a failure that
-  // would repeat wherever the task ran again.
-  enum class Retry : bool { Never, ByPolicy };
-  void failed(std::exception_ptr error, Retry retry = Retry::ByPolicy);
+  // The platform or the runtime failed it: `how` tells the scheduler what may follow (Failure:
+  // a retry as the failure policy says, Failure::Final never, Failure::Elsewhere placed again
+  // without this platform), else the program sees a TaskError naming the CE.
+  void failed(std::exception_ptr error, Failure how = Failure::Error);
   // The CE's native implementation threw `thrown`: the program sees that very exception where it
   // observes the task, as the sequential program sees it at the call.
   void threw(std::exception_ptr thrown);
@@ -81,13 +102,9 @@ class TaskContext : public Task {
     return true;
   }
   // Claims `attempt` and settles it failed; nothing when it was closed already. Thread-safe.
-  void fail(int attempt, std::exception_ptr error, Retry retry = Retry::ByPolicy) {
-    if (claim(attempt)) failed(std::move(error), retry);
+  void fail(int attempt, std::exception_ptr error, Failure how = Failure::Error) {
+    if (claim(attempt)) failed(std::move(error), how);
   }
-
-  // After a successful claim: the task goes, unfinished, to `to` in a new attempt (profiles,
-  // traces and the summary name `to`). A remote platform whose node fails mid-task uses it.
-  void hand_over(Platform& to);
 
   // Final: the runtime's executor reads it for every task it queues, without a virtual call.
   // Thread-safe (the runtime raises it while the task waits).
@@ -116,10 +133,9 @@ class TaskContext : public Task {
   TaskPtr keep_alive() const;
 
  protected:
-  TaskContext(std::uint64_t id, const CeInfo& ce, std::size_t nargs, FailureSpec failure)
-      : id_(id), ce_(&ce), failure_(failure) {
-    args_.reserve(nargs);
-  }
+  // `args`: empty, with room for the task's arguments (the runtime recycles their buffers).
+  TaskContext(std::uint64_t id, const CeInfo& ce, std::vector<TaskArg> args, FailureSpec failure)
+      : id_(id), ce_(&ce), args_(std::move(args)), failure_(failure) {}
 
   std::uint64_t id_;
   const CeInfo* ce_;
@@ -129,6 +145,8 @@ class TaskContext : public Task {
   // priority(), kept by the runtime: 0 for a task nothing reads from yet, the executor's common
   // level (priorities above 0 run first), where a leaf stays behind the tasks that unlock others.
   std::atomic<int> rank{0};
+  // The attempt open (0: none), with kStarted once a platform began it (begin()).
+  static constexpr int kStarted = 1 << 30;
   std::atomic<int> open_{0};
   FailureSpec failure_;
   InputWaiter inputs_;

@@ -117,6 +117,9 @@ class OpenCLPlatform : public rt::Platform {
 
   const std::string& name() const override;
   const char* kind() const override { return "opencl"; }
+  rt::Capabilities capabilities() const override {
+    return {rt::Capabilities::InProcess | rt::Capabilities::MayBeLost | rt::Capabilities::Kernels};
+  }
   bool can_run(const rt::CeInfo& ce) const override;
   rt::Forecast forecast(const rt::Task& t) const override;
   void submit(rt::TaskPtr t) override;

@@ -82,6 +82,9 @@ PlatformConfig default_platform(std::string name, PlatformType type);
 struct PolicyConfig {
   std::string name = "dynperf";  // dynperf | dynen | static | only:<platform> | budget | cheapest
   double j_per_s = 5;            // dynen: joules saved per second of delay accepted
+  // CEI_SECOND_THOUGHTS: how many times slower than its forecasts a platform runs before its
+  // queued tasks are placed again (0: never)
+  double second_thoughts = 2;
   double budget = std::numeric_limits<double>::infinity();   // budget: max cost per task
   double slack_s = std::numeric_limits<double>::infinity();  // cheapest: max delay accepted
   std::map<std::string, std::string> static_map;  // static: "Iface.ce" or "ce" -> platform

@@ -139,6 +139,7 @@ class ProfileStore final : public Profiles {
   double predict_locked(const History& h, double size) const;
 
   ProfileOptions opts_;
+  std::uint64_t id_;  // unique per store in this process: record()'s per-thread cache is per store
   mutable std::shared_mutex mu_;
   std::map<ProfileKey, History, Less> histories_;
   std::map<std::string, Energy, std::less<>> energy_;

@@ -72,6 +72,14 @@ struct TransferRecord {
   Clock::time_point start{}, end{};
 };
 
+// Second thoughts: a queued task given back by a platform behind its forecasts and placed again.
+struct ReplacementRecord {
+  std::uint64_t task = 0;
+  std::string from, to;
+  double lag = 1;  // how many times slower than its forecasts `from` ran
+  Clock::time_point at{};
+};
+
 struct PlatformRecord {
   std::string name;
   std::string kind;  // "cpu" | "opencl" | "remote"
@@ -90,9 +98,10 @@ struct RunRecord {
   Clock::time_point origin{};             // time zero of the trace
   std::vector<PlatformRecord> platforms;  // in order of first appearance
   // Each task's Timing carries its measured energy too (Observer::task_energy, added to it).
-  std::vector<TaskRecord> tasks;          // by id
-  std::vector<TransferRecord> transfers;  // by start
-  std::vector<MeterRecord> meters;        // in order of first report
+  std::vector<TaskRecord> tasks;                // by id
+  std::vector<TransferRecord> transfers;        // by start
+  std::vector<MeterRecord> meters;              // in order of first report
+  std::vector<ReplacementRecord> replacements;  // in the order they happened
 
   double seconds(Clock::time_point t) const {
     return std::chrono::duration<double>(t - origin).count();
@@ -119,6 +128,7 @@ class Recorder : public Observer {
   void task_started(const Task& t, const Platform& p, int lane) override;
   void task_finished(const Task& t, const Platform& p, int lane, bool failed) override;
   void transfer(const TransferEvent& e) override;
+  void task_replaced(const Task& t, const Platform& from, const Platform& to, double lag) override;
   void task_energy(std::uint64_t task, const Platform& p, double joules,
                    const char* source) override;
   void platform_energy(const Platform& p, const PlatformEnergy& e) override;
@@ -154,7 +164,12 @@ class Recorder : public Observer {
     double joules;
     const char* source;  // a static string (to_string(EnergySource))
   };
-  using Event = std::variant<Submitted, Started, Finished, Transferred, Measured, MeterRecord>;
+  struct Replaced {
+    ReplacementRecord replacement;
+    PlatformRecord from;
+  };
+  using Event =
+      std::variant<Submitted, Started, Finished, Transferred, Measured, MeterRecord, Replaced>;
   struct Sequenced {
     std::uint64_t seq;  // merges the shards back into the order events happened
     Event event;

@@ -13,6 +13,7 @@
 #include <cei/rt/trace/run_record.hpp>
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,8 @@ struct Summary {
   std::vector<PlatformEnergyRow> energy;  // by platform
   double makespan_s = 0;
   std::string policy;
+  // Second thoughts: tasks re-placed, per pair of platforms ("cpu → opencl0").
+  std::map<std::string, std::size_t> replaced;
 };
 
 Summary summarize(const RunRecord& run);

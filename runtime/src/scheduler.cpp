@@ -1,0 +1,333 @@
+#include "scheduler.hpp"
+
+#include "runtime_core.hpp"
+
+#include <cei/rt/trace/log.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace cei::rt {
+
+namespace {
+
+bool in_process(const Platform& p) {
+  return p.capabilities().has(Capabilities::InProcess);
+}
+
+std::string ce_name(const CeInfo& ce) {
+  return std::string(ce.interface_name) + "::" + ce.name;
+}
+
+}  // namespace
+
+bool Scheduler::fits(Platform* p, const CeInfo& ce, const Placement& pl, bool spare_avoided) {
+  if (pl.only) return p == pl.only;
+  return p != pl.exclude && (!spare_avoided || p != pl.avoid) &&
+         !(pl.isolated_only && in_process(*p)) && p->can_run(ce) && !is_lost(p);
+}
+
+std::size_t Scheduler::count_fitting(const CeInfo& ce, const Placement& pl, bool& spare_avoided,
+                                     Platform*& first) {
+  for (const bool spare : {true, false}) {
+    if (!spare && !pl.avoid) break;
+    std::size_t n = 0;
+    for (Platform* p : core_.platforms)
+      if (fits(p, ce, pl, spare) && n++ == 0) first = p;
+    spare_avoided = spare;
+    if (n > 0) return n;
+  }
+  first = nullptr;
+  return 0;
+}
+
+bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
+  if (t.explores) end_exploration(t);  // a retry or an orphan: that measurement will not come
+  const CeInfo& ce = t.ce();
+  if (!pl.only && core_.sole_opening()) core_.wait_background();
+  bool spare = true;
+  Platform* chosen = nullptr;
+  std::size_t able = count_fitting(ce, pl, spare, chosen);
+  // None of the platforms added so far can run it: the ones still to open may.
+  if (able == 0 && !pl.only && core_.opening()) {
+    core_.open_all(Runtime::instance());
+    able = count_fitting(ce, pl, spare, chosen);
+  }
+  // A choice made once the inputs are ready sees the queues the task will meet, and its rank.
+  if (!pl.only && able > 1 && t.linked && place_when_ready(t, pl)) return true;
+  const bool observed = observing();
+  t.forecast_exec_s = 0;
+  if (able > 1 || (able == 1 && observed)) {  // only a choice (or an observer) needs forecasts
+    thread_local std::vector<Candidate> candidates;
+    candidates.clear();
+    forecast(t, pl, spare, candidates);
+    std::size_t pick = candidates.size() > 1 ? core_.policy->choose(ce, candidates) : 0;
+    if (!pl.only && !pl.again && candidates.size() > 1 && core_.policy->by_forecasts() &&
+        !explore_or_hold(t, candidates, pick, pl.resumed))
+      return false;
+    chosen = candidates.empty() ? nullptr : candidates[pick].platform;
+    if (chosen && observed) core_.observe_submitted(t, candidates, pick);
+    // Second thoughts hold the run to the forecast it was placed by; a placement without a
+    // choice (a task moved once, a retry's platform) is never revisited.
+    if (chosen && candidates.size() > 1 && core_.rethinks())
+      t.forecast_exec_s = candidates[pick].forecast.exec_s;
+  }
+  if (pl.retry_of && chosen)
+    log().warn("{} (attempt {} of {}): retrying on {}", describe_failure(ce, *pl.retry_of),
+               t.retries_done, t.failure().retries + 1, chosen->name());
+  const int attempt = t.open_attempt();
+  if (!chosen) {
+    t.finish(std::make_exception_ptr(std::runtime_error("no platform can run CE " + ce_name(ce))));
+    return true;
+  }
+  t.platform = chosen;
+  const Capabilities caps = chosen->capabilities();
+  if (caps.has(Capabilities::PicksVersion)) t.timing().version_index = choose_version(t, *chosen);
+  // A platform that may be lost: remember its unsettled tasks, and time them from submission
+  // since it does not report their start.
+  // The host's cores too when second thoughts may move the task.
+  if (caps.has(Capabilities::MayBeLost) || t.forecast_exec_s > 0) track(t);
+  if (caps.has(Capabilities::MayBeLost)) start_timeout(t, attempt);
+  chosen->submit(t.self);
+  return true;
+}
+
+void Scheduler::forecast(TaskImpl& t, const Placement& pl, bool spare_avoided,
+                         std::vector<Candidate>& out) {
+  for (Platform* p : core_.platforms) {
+    if (!fits(p, t.ce(), pl, spare_avoided)) continue;
+    Forecast f = p->forecast(t);
+    if (f.feasible || pl.only) out.push_back({p, f});
+  }
+  if (!pl.only && core_.rethinks()) core_.second_thoughts.correct(out, core_.now_s());
+}
+
+void Scheduler::rethink(Platform& p) {
+  if (rethinking_.exchange(true, std::memory_order_acq_rel)) return;  // another thread is at it
+  std::vector<TaskPtr> queued;
+  {
+    std::lock_guard g(tracked_mu_);
+    for (TaskImpl* t = tracked_head_; t; t = t->tracked_next)  // newest first
+      if (t->platform == &p && t->forecast_exec_s > 0) queued.push_back(t->self);
+  }
+  std::size_t moved = 0, refused = 0;
+  std::vector<Candidate> candidates;
+  for (const TaskPtr& task : queued) {
+    TaskImpl& t = *impl(task.get());
+    candidates.clear();
+    forecast(t, {}, true, candidates);
+    if (candidates.size() < 2) continue;
+    Platform* to = candidates[core_.policy->choose(t.ce(), candidates)].platform;
+    // The tasks queued before it wait less: the policy keeps them here too.
+    if (to == &p) break;
+    // Refused: begun (a task per worker at most), or a platform that gives nothing back, whose
+    // queue is then not walked to its end at every revisit.
+    if (!p.withdraw(t)) {
+      if (++refused > p.workers()) break;
+      continue;
+    }
+    untrack(t);
+    dispatch(t, {.only = to, .again = true});
+    core_.observe_replaced(t, p, *to, core_.second_thoughts.lag(p));
+    ++moved;
+  }
+  log().info("{} runs {:.1f}x behind its forecasts: {} of its {} queued task(s) placed again",
+             p.name(), core_.second_thoughts.lag(p), moved, queued.size());
+  rethinking_.store(false, std::memory_order_release);
+}
+
+// Several native versions: each is tried in turn until every one has a profile on p, then the
+// one predicted fastest for this input size runs.
+int Scheduler::choose_version(TaskImpl& t, const Platform& p) {
+  const CeInfo& ce = t.ce();
+  if (ce.nversions <= 1) return 0;
+  const unsigned turn = next_version_.fetch_add(1, std::memory_order_relaxed);
+  Profiles* profiles = core_.profiles.get();
+  if (!profiles) return static_cast<int>(turn % ce.nversions);
+  double bytes = 0;
+  for (auto& a : t.args())
+    if (a.in) bytes += static_cast<double>(a.in->bytes());
+  int best = 0;
+  double best_s = 0;
+  for (std::size_t v = 0; v < ce.nversions; ++v) {
+    Prediction pr = profiles->predict(ce, static_cast<int>(v), p.name(), bytes);
+    if (pr.source == Source::Default) return static_cast<int>(turn % ce.nversions);  // exploring
+    if (v == 0 || pr.seconds < best_s) {
+      best = static_cast<int>(v);
+      best_s = pr.seconds;
+    }
+  }
+  return best;
+}
+
+bool Scheduler::retry(TaskImpl& t, const std::exception_ptr& error, Failure how) {
+  // The first retry of an ordinary error may stay where it failed (the error may be transient);
+  // a crash, or a later retry, goes elsewhere when another platform can take it.
+  Placement pl;
+  pl.again = true;
+  pl.retry_of = &error;
+  if (how == Failure::Crash || t.retries_done > 1) pl.avoid = t.platform;
+  pl.isolated_only = how == Failure::Crash;
+  bool spare = true;
+  Platform* first = nullptr;
+  const bool any = count_fitting(t.ce(), pl, spare, first) > 0;
+  if (pl.isolated_only) {
+    std::string local;  // the platforms a crash keeps it from
+    for (Platform* p : core_.platforms)
+      if (in_process(*p) && p->can_run(t.ce()) && !is_lost(p))
+        local += (local.empty() ? "" : ", ") + p->name();
+    if (!local.empty())
+      log().warn(
+          "{}: not retried on {} (CEs run there inside this program's process, where the same "
+          "crash would end the program){}",
+          describe_failure(t.ce(), error), local, any ? "" : "; no other platform can take it");
+  }
+  if (!any) return false;
+  if (t.tracked) untrack(t);
+  dispatch(t, pl);
+  return true;
+}
+
+bool Scheduler::place_again(TaskImpl& t) {
+  Placement pl;
+  pl.exclude = t.platform;
+  pl.again = true;
+  bool spare = true;
+  Platform* first = nullptr;
+  if (count_fitting(t.ce(), pl, spare, first) == 0) return false;
+  if (t.tracked) untrack(t);
+  dispatch(t, pl);
+  return true;
+}
+
+bool Scheduler::place_when_ready(TaskImpl& t, const Placement& pl) {
+  Placement later = pl;
+  later.retry_of = nullptr;  // the caller's: gone by then
+  // The last input may come while subscribing: then nothing waits and t is placed now.
+  return t.unready.until_ready(t, [this, later](Task& ready) { dispatch(*impl(&ready), later); });
+}
+
+bool Scheduler::explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick,
+                                bool resumed) {
+  if (exploring_.load(std::memory_order_acquire) == 0 &&
+      std::none_of(cs.begin(), cs.end(),
+                   [](const Candidate& c) { return c.forecast.time_source == Source::Default; }))
+    return true;  // the steady state: everything measured, nothing being measured
+  const double now = std::chrono::duration<double>(Clock::now() - core_.start).count();
+  std::lock_guard g(explore_mu_);
+  switch (explorations_.admit(t.ce(), cs, pick, now)) {
+    case ExplorationGate::Admit::Explore:
+      t.explores = true;
+      exploring_.fetch_add(1, std::memory_order_acq_rel);
+      return true;
+    case ExplorationGate::Admit::Place:
+      return true;
+    case ExplorationGate::Admit::Hold:
+      break;
+  }
+  auto& held = held_[&t.ce()];
+  if (resumed)
+    held.push_front(&t);
+  else
+    held.push_back(&t);
+  held_count_.fetch_add(1, std::memory_order_acq_rel);
+  return false;
+}
+
+void Scheduler::end_exploration(TaskImpl& t) {
+  t.explores = false;
+  {
+    std::lock_guard g(explore_mu_);
+    explorations_.ended(t.ce(), *t.platform);
+    exploring_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  release_held(t.ce());
+}
+
+void Scheduler::release_held(const CeInfo& ce) {
+  for (;;) {
+    TaskImpl* t;
+    {
+      std::lock_guard g(explore_mu_);
+      auto it = held_.find(&ce);
+      if (it == held_.end() || it->second.empty()) return;
+      t = it->second.front();
+      it->second.pop_front();
+      held_count_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+    // Held again: what kept it applies to those behind it too, until the next report.
+    Placement pl;
+    pl.resumed = true;
+    if (!dispatch(*t, pl)) return;
+  }
+}
+
+void Scheduler::settled(TaskImpl& t) {
+  // A measurement came in, or a platform freed a worker: tasks held for either may go now.
+  if (t.explores)
+    end_exploration(t);
+  else if (held_count_.load(std::memory_order_acquire) > 0)
+    release_held(t.ce());
+}
+
+void Scheduler::start_timeout(TaskImpl& t, int attempt) {
+  if (t.failure().timeout_ms <= 0) return;
+  timeouts_.arm(t.self, attempt, Clock::now() + std::chrono::milliseconds(t.failure().timeout_ms));
+}
+
+void Scheduler::stop() {
+  timeouts_.stop();
+}
+
+bool Scheduler::is_lost(const Platform* p) {
+  if (!any_lost_.load(std::memory_order_acquire)) return false;
+  std::lock_guard g(tracked_mu_);
+  return std::find(lost_.begin(), lost_.end(), p) != lost_.end();
+}
+
+void Scheduler::track(TaskImpl& t) {
+  std::lock_guard g(tracked_mu_);
+  t.tracked = true;
+  t.tracked_prev = nullptr;
+  t.tracked_next = tracked_head_;
+  if (tracked_head_) tracked_head_->tracked_prev = &t;
+  tracked_head_ = &t;
+}
+
+void Scheduler::untrack(TaskImpl& t) {
+  std::lock_guard g(tracked_mu_);
+  if (!t.tracked) return;
+  t.tracked = false;
+  if (t.tracked_prev)
+    t.tracked_prev->tracked_next = t.tracked_next;
+  else
+    tracked_head_ = t.tracked_next;
+  if (t.tracked_next) t.tracked_next->tracked_prev = t.tracked_prev;
+  t.tracked_prev = t.tracked_next = nullptr;
+}
+
+void Scheduler::platform_lost(Platform& p) {
+  // Each orphan with the attempt it had there: one that its platform's own verdict (Elsewhere)
+  // has placed again meanwhile is in a newer attempt, which is not this one to take.
+  std::vector<std::pair<TaskPtr, int>> orphans;
+  {
+    std::lock_guard g(tracked_mu_);
+    if (std::find(lost_.begin(), lost_.end(), &p) != lost_.end()) return;
+    lost_.push_back(&p);
+    any_lost_.store(true, std::memory_order_release);
+    for (TaskImpl* t = tracked_head_; t; t = t->tracked_next)
+      if (t->platform == &p) orphans.emplace_back(t->self, t->attempt());
+  }
+  log().warn("platform {} lost: {} unfinished task(s) go to other platforms", p.name(),
+             orphans.size());
+  for (auto& [task, attempt] : orphans) {
+    TaskImpl* t = impl(task.get());
+    if (attempt == 0 || !t->claim(attempt)) continue;  // settling, or placed again, right now
+    untrack(*t);
+    dispatch(*t);  // its inputs are still held by the task: they are safe
+  }
+}
+
+}  // namespace cei::rt
