@@ -14,7 +14,8 @@ for app in matmul bezier canny digits cholesky; do
   PROGRAMS+=("examples/$app/$app" "examples/$app/$app-seq" "bench/suite/handwritten/$app-handcl")
 done
 PROGRAMS+=(bench/overhead/cei-bench-overhead bench/opencl/cei_opencl_bench
-           bench/remote/cei-bench-remote bench/starpu/cei-starpu-matmul)
+           bench/remote/cei-bench-remote bench/starpu/cei-starpu-matmul
+           bench/second_thoughts/cei_bench_rethink)
 
 if [ "${CEI_BUNDLE_NO_BUILD:-0}" != 1 ]; then
   [ -f "$BUILD/build.ninja" ] || bash scripts/build.sh
@@ -62,6 +63,8 @@ command -v strip >/dev/null && find "$OUT/build" "$OUT/lib" -type f -perm -u+x -
   xargs -r strip --strip-debug 2>/dev/null || true
 
 cp data/china.jpg data/digits.csv.gz "$OUT/data/"
+# The second-thoughts bench reads its platforms next to itself.
+[ -d "$OUT/build/bench/second_thoughts" ] && cp bench/second_thoughts/platforms.toml "$OUT/build/bench/second_thoughts/"
 cp bench/suite/suite.py bench/suite/report.py "$OUT/bench/suite/"
 cp bench/gpu/run.sh bench/gpu/headline.sh "$OUT/"
 cp bench/cholesky/run.sh "$OUT/cholesky.sh"

@@ -57,12 +57,8 @@ static void log_event_of(int slot, unsigned long long t0, unsigned long long ns,
   events[i] = (struct Event){t0, ns, slot, (int)syscall(SYS_gettid), mark, object, param, value};
 }
 
-static void log_event(int slot, unsigned long long t0, unsigned long long ns, const char* mark) {
-  log_event_of(slot, t0, ns, mark, NULL, 0, 0);
-}
-
 void cltime_mark(const char* what) {
-  log_event(-1, now_ns(), 0, strdup(what));
+  log_event_of(-1, now_ns(), 0, strdup(what), NULL, 0, 0);
 }
 
 static void write_log(void) {
@@ -101,40 +97,28 @@ __attribute__((destructor)) static void report(void) {
               (double)nanos[i] / 1e6, (double)nanos[i] / 1e3 / (double)calls[i]);
 }
 
-/* One wrapper per entry point: look the real one up once, time the call, add it to slot S. */
-#define WRAP(S, RET, NAME, PARAMS, ARGS)             \
-  RET NAME PARAMS {                                  \
-    static RET(*real) PARAMS;                        \
-    if (!real) {                                     \
-      real = (RET(*) PARAMS)dlsym(RTLD_NEXT, #NAME); \
-      names[S] = #NAME;                              \
-    }                                                \
-    unsigned long long t0 = now_ns();                \
-    RET result_ = real ARGS;                         \
-    unsigned long long ns_ = now_ns() - t0;          \
-    atomic_fetch_add(&nanos[S], ns_);                \
-    atomic_fetch_add(&calls[S], 1);                  \
-    log_event(S, t0, ns_, NULL);                     \
-    return result_;                                  \
+/* One wrapper per entry point: look the real one up once, time the call, add it to slot S, and
+ * log it with OBJECT and PARAM (what the timeline says of the call beside its name). */
+#define WRAP_LOGGED(S, RET, NAME, PARAMS, ARGS, OBJECT, PARAM) \
+  RET NAME PARAMS {                                            \
+    static RET(*real) PARAMS;                                  \
+    if (!real) {                                               \
+      real = (RET(*) PARAMS)dlsym(RTLD_NEXT, #NAME);           \
+      names[S] = #NAME;                                        \
+    }                                                          \
+    unsigned long long t0 = now_ns();                          \
+    RET result_ = real ARGS;                                   \
+    unsigned long long ns_ = now_ns() - t0;                    \
+    atomic_fetch_add(&nanos[S], ns_);                          \
+    atomic_fetch_add(&calls[S], 1);                            \
+    log_event_of(S, t0, ns_, NULL, OBJECT, PARAM, 0);          \
+    return result_;                                            \
   }
-
-/* An enqueue: timed as the others, and in the timeline with the event it made and the length of
- * its wait list, so that the event's device times (clGetEventProfilingInfo) name the command. */
-#define WRAP_ENQUEUE(S, NAME, PARAMS, ARGS)                           \
-  cl_int NAME PARAMS {                                                \
-    static cl_int(*real) PARAMS;                                      \
-    if (!real) {                                                      \
-      real = (cl_int(*) PARAMS)dlsym(RTLD_NEXT, #NAME);               \
-      names[S] = #NAME;                                               \
-    }                                                                 \
-    unsigned long long t0 = now_ns();                                 \
-    cl_int result_ = real ARGS;                                       \
-    unsigned long long ns_ = now_ns() - t0;                           \
-    atomic_fetch_add(&nanos[S], ns_);                                 \
-    atomic_fetch_add(&calls[S], 1);                                   \
-    log_event_of(S, t0, ns_, NULL, e ? (const void*)*e : NULL, n, 0); \
-    return result_;                                                   \
-  }
+#define WRAP(S, RET, NAME, PARAMS, ARGS) WRAP_LOGGED(S, RET, NAME, PARAMS, ARGS, NULL, 0)
+/* An enqueue: in the timeline with the event it made and the length of its wait list, so that the
+ * event's device times (clGetEventProfilingInfo) name the command. */
+#define WRAP_ENQUEUE(S, NAME, PARAMS, ARGS) \
+  WRAP_LOGGED(S, cl_int, NAME, PARAMS, ARGS, e ? (const void*)*e : NULL, n)
 
 WRAP_ENQUEUE(0, clEnqueueNDRangeKernel,
              (cl_command_queue q, cl_kernel k, cl_uint d, const size_t* o, const size_t* g,
