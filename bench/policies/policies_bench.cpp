@@ -147,7 +147,7 @@ struct Tally final : rt::Observer {
                       std::span<const rt::Candidate>, std::size_t, const char*) override {}
   void task_started(const rt::Task&, const rt::Platform&, int) override {}
   void task_finished(const rt::Task& t, const rt::Platform& p, int, bool) override {
-    const auto& timing = const_cast<rt::Task&>(t).timing();
+    const auto& timing = t.timing();
     std::lock_guard g(mu);
     ++tasks[p.name()];
     joules += timing.energy_j;

@@ -6,7 +6,6 @@
 #include <cei/rt/decision/energy_report.hpp>
 #include <cei/rt/decision/forecast.hpp>
 #include <cei/rt/decision/host_cores.hpp>
-#include <cei/rt/decision/profile_store.hpp>
 
 namespace cei::rt {
 
@@ -40,7 +39,7 @@ struct InputBytes {
 };
 InputBytes input_bytes(const Task& t) {
   InputBytes b;
-  for (auto& a : const_cast<Task&>(t).args()) {
+  for (const auto& a : t.args()) {
     if (!a.in) continue;
     const double n = static_cast<double>(a.in->bytes());
     b.all += n;
@@ -85,13 +84,13 @@ Forecast CpuPlatform::forecast(const Task& t) const {
                    .transfer_s = bytes.away / kFetchBytesPerS,
                    .bytes_moved = bytes.away,
                    .exec = predict_exec(t, bytes.all)};
-  const ProfileStore* store = dynamic_cast<const ProfileStore*>(rt_.profiles());
+  const Profiles* profiles = rt_.profiles();
   // Tasks ahead of this one, spread over the workers.
   const auto waiting = static_cast<std::size_t>(ahead_of(t));
   in.queue_s = static_cast<double>(waiting / workers()) * in.exec.seconds;
   // Other platforms on the same cores (PoCL) slow the workers down.
   in.min_end_s = host_cores().fluid_end_s(in.now_s, t, in.exec.seconds);
-  return compose_forecast(config_, in, store ? store->measured_watts(name_) : std::nullopt);
+  return compose_forecast(config_, in, profiles ? profiles->measured_watts(name_) : std::nullopt);
 }
 
 void CpuPlatform::account_energy(Task::Timing& tm) const {

@@ -1,10 +1,8 @@
 #include "cpu_platform.hpp"
 
-#include "runtime_core.hpp"
-#include "version_impl.hpp"
-
 #include <cei/rt/decision/energy_report.hpp>
 #include <cei/rt/decision/host_cores.hpp>
+#include <cei/rt/native.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -18,7 +16,7 @@ CpuPlatform::CpuPlatform(Runtime& rt, PlatformConfig config)
       config_(std::move(config)),
       meter_(MeterSampler::open_for(config_)),
       executor_(config_.cores > 0 ? static_cast<std::size_t>(config_.cores) : usable_cores(),
-                [this](TaskImpl* t, int lane) { run(t, lane); }) {}
+                [this](TaskContext* t, int lane) { run(*t, lane); }) {}
 
 CpuPlatform::~CpuPlatform() {
   shutdown();
@@ -30,40 +28,38 @@ void CpuPlatform::shutdown() {
   if (auto meter = std::move(meter_)) report_platform_energy(*this, *meter, meter->finish());
 }
 
+// One pointer: the input waiter's subscriptions keep it without an allocation.
+struct CpuPlatform::Ready {
+  CpuPlatform* cpu;
+  void operator()(Task& t) const { cpu->make_ready(context(t)); }
+};
+
 void CpuPlatform::submit(TaskPtr task) {
-  TaskImpl* t = impl(task.get());  // alive until finish() through t->self
-  t->waiting.store(1, std::memory_order_relaxed);
-  for (auto& a : t->args()) {
-    if (!a.in || a.in->state() != Version::State::Pending) continue;
-    t->waiting.fetch_add(1, std::memory_order_relaxed);
-    a.in->on_ready([this, t] {
-      if (t->waiting.fetch_sub(1, std::memory_order_acq_rel) == 1) make_ready(t);
-    });
-  }
-  if (t->waiting.fetch_sub(1, std::memory_order_acq_rel) == 1) make_ready(t);
+  TaskContext& t = context(*task);  // alive until settled: the runtime holds it
+  if (!t.inputs().until_ready(t, Ready{this})) make_ready(t);
 }
 
-void CpuPlatform::make_ready(TaskImpl* t) {
+void CpuPlatform::make_ready(TaskContext& t) {
   executor_.push(t);
 }
 
 bool CpuPlatform::withdraw(Task& task) {
-  TaskImpl* t = impl(&task);
+  TaskContext& t = context(task);
   std::lock_guard g(withdrawn_mu_);
   // Only a task in the queues (or on its way there) leaves exactly one entry behind; one whose
   // inputs are pending would be pushed by their countdown, which a new attempt here resets.
-  if (t->waiting.load(std::memory_order_acquire) != 0 || !t->withdraw()) return false;
-  withdrawn_.push_back(t->self);
+  if (t.inputs().waiting() || !t.withdraw()) return false;
+  withdrawn_.push_back(t.keep_alive());
   withdrawn_count_.fetch_add(1, std::memory_order_release);
   return true;
 }
 
-bool CpuPlatform::drop_withdrawn(TaskImpl* t) {
+bool CpuPlatform::drop_withdrawn(TaskContext& t) {
   TaskPtr keep;
   {
     std::lock_guard g(withdrawn_mu_);
     auto it = std::find_if(withdrawn_.begin(), withdrawn_.end(),
-                           [t](const TaskPtr& w) { return w.get() == t; });
+                           [&t](const TaskPtr& w) { return w.get() == &t; });
     if (it == withdrawn_.end()) return false;
     keep = std::move(*it);
     withdrawn_.erase(it);
@@ -72,50 +68,41 @@ bool CpuPlatform::drop_withdrawn(TaskImpl* t) {
   return true;  // `keep` may destroy the task here
 }
 
-void CpuPlatform::fetch_inputs(TaskImpl* t) {
-  t->fetched_inputs = true;
-  t->waiting.store(1, std::memory_order_relaxed);
-  for (auto& a : t->args()) {
-    if (!a.in || a.in->host()) continue;
-    t->waiting.fetch_add(1, std::memory_order_relaxed);
-    a.in->ensure_host([this, t](std::exception_ptr) {
-      if (t->waiting.fetch_sub(1, std::memory_order_acq_rel) == 1) make_ready(t);
-    });
-  }
-  if (t->waiting.fetch_sub(1, std::memory_order_acq_rel) == 1) make_ready(t);
+void CpuPlatform::fetch_inputs(TaskContext& t) {
+  if (!t.inputs().until_on_host(t, Ready{this})) make_ready(t);
 }
 
-void CpuPlatform::run(TaskImpl* t, int lane) {
+void CpuPlatform::run(TaskContext& t, int lane) {
   // Entries of withdrawn attempts are interchangeable with the task's live one: whichever comes
   // first is dropped, so the live attempt runs from the last, pushed once its inputs were ready.
   if (withdrawn_count_.load(std::memory_order_acquire) > 0 && drop_withdrawn(t)) return;
-  if (!t->fetched_inputs && !t->begin()) {  // withdrawn while this worker took it
+  if (!t.inputs().fetched() && !t.begin()) {  // withdrawn while this worker took it
     drop_withdrawn(t);
     return;
   }
-  auto& args = t->args();
+  auto& args = t.args();
   for (auto& a : args) {
     if (!a.in) continue;
-    if (auto e = a.in->error()) return t->finish(e);  // a failed input: do not run
+    if (auto e = a.in->error()) return t.finish(e);  // a failed input: do not run
     if (!a.in->host()) {
-      if (t->fetched_inputs)
-        return t->finish(
+      if (t.inputs().fetched())
+        return t.finish(
             std::make_exception_ptr(std::runtime_error("could not bring an input to the host")));
       return fetch_inputs(t);
     }
   }
-  const int attempt = t->attempt();
-  const CeInfo& ce = t->ce();
+  const int attempt = t.attempt();
+  const CeInfo& ce = t.ce();
   // A task with a timeout may be settled while its CE still runs: keep what the CE reads alive.
-  const bool timed = t->failure().timeout_ms > 0;
+  const bool timed = t.failure().timeout_ms > 0;
   TaskPtr keep_task;
   std::vector<VersionPtr> keep_inputs;
   if (timed) {
-    keep_task = t->self;
+    keep_task = t.keep_alive();
     for (auto& a : args)  // an inout's old value is copied before the CE starts
       if (a.dir == Dir::In) keep_inputs.push_back(a.in);
   }
-  const bool in_place = !timed && !t->keeps_inputs();
+  const bool in_place = !timed && !t.keeps_inputs();
   constexpr std::size_t kInline = 16;
   const std::size_t n = args.size();
   void* inline_ptrs[kInline];
@@ -128,13 +115,13 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
     ptrs = heap.data();
     fresh = heap.data() + n;
   }
-  auto& tm = t->timing();
+  auto& tm = t.timing();
   // The scheduler picked the version (PicksVersion); the first one for a task it did not place.
   if (tm.version_index < 0 || static_cast<std::size_t>(tm.version_index) >= ce.nversions)
     tm.version_index = 0;
   const int version = tm.version_index;
   std::fill(fresh, fresh + n, nullptr);
-  Clock::time_point start{};
+  Clock::time_point start{}, end{};
   MeterSampler::RunId run = 0;
   auto drop_fresh = [&] {
     for (std::size_t i = 0; i < n; ++i)
@@ -152,7 +139,7 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
           break;
         case Dir::InOut: {
           // Nothing else can read the old value: update it in place instead of copying.
-          void* s = in_place && last_reference(a.in) ? impl(a.in.get())->take_storage() : nullptr;
+          void* s = in_place ? t.take_input(i) : nullptr;
           if (!s) {
             s = fresh[i] = a.type->create();
             a.type->copy(s, a.in->host());
@@ -162,29 +149,30 @@ void CpuPlatform::run(TaskImpl* t, int lane) {
         }
       }
     }
-    if (observing()) observe_task_started(*t, *this, lane);
-    if (timed) rt_.impl().start_timeout(*t, attempt);
+    if (observing()) observe_task_started(t, *this, lane);
+    if (timed) t.start_timeout(attempt);
     if (meter_) run = meter_->begin();
     start = Clock::now();
-    ce.versions[version].invoke(ptrs);
-    const auto end = Clock::now();
-    end_run(run, t->id(), start, end);
-    if (!t->claim(attempt)) return drop_fresh();  // timed out meanwhile: a late result
+    invoke_native(ce, static_cast<std::size_t>(version), ptrs);
+    end = Clock::now();
+    end_run(run, t.id(), start, end);
+  } catch (...) {
+    end = Clock::now();
+    end_run(run, t.id(), start, end);  // the CE threw: it ran until now
+    drop_fresh();
+    if (!t.claim(attempt)) return;
+    tm.start = start == Clock::time_point{} ? end : start;
+    tm.end = end;
+    return t.threw(std::current_exception());
+  }
+  const bool committed = t.commit(attempt, [&] {
     tm.start = start;
     tm.end = end;
     account_energy(tm);
-  } catch (...) {
-    const auto end = Clock::now();
-    end_run(run, t->id(), start, end);  // the CE threw: it ran until now
-    drop_fresh();
-    if (!t->claim(attempt)) return;
-    tm.start = start == Clock::time_point{} ? end : start;
-    tm.end = end;
-    return t->settle_thrown(std::current_exception());
-  }
-  for (std::size_t i = 0; i < n; ++i)
-    if (fresh[i]) args[i].out->publish_host(fresh[i]);
-  t->settle(nullptr);
+    for (std::size_t i = 0; i < n; ++i)
+      if (fresh[i]) args[i].out->publish_host(fresh[i]);
+  });
+  if (!committed) drop_fresh();  // timed out meanwhile: a late result
 }
 
 }  // namespace cei::rt

@@ -8,12 +8,11 @@
 //   rt.add_platform(std::make_unique<cei::rt::CpuPlatform>(rt, cfg));
 #pragma once
 
-#include "executor.hpp"
-#include "task_impl.hpp"
-
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/energy.hpp>
 #include <cei/rt/runtime.hpp>
+#include <cei/rt/task_context.hpp>
+#include <cei/rt/worker_pool.hpp>
 
 #include <atomic>
 #include <memory>
@@ -47,12 +46,13 @@ class CpuPlatform final : public Platform {
   double backlog_core_s(const Task& t) const;
 
  private:
-  void make_ready(TaskImpl* t);
+  struct Ready;  // InputWaiter's callback
+  void make_ready(TaskContext& t);
   // The queues cannot give an entry back: a withdrawn task's entry stays, and its reference here
   // keeps the task alive until a worker reaches it. True when t had one (this entry is dropped).
-  bool drop_withdrawn(TaskImpl* t);
-  void run(TaskImpl* t, int lane);
-  void fetch_inputs(TaskImpl* t);
+  bool drop_withdrawn(TaskContext& t);
+  void run(TaskContext& t, int lane);
+  void fetch_inputs(TaskContext& t);
   Prediction predict_exec(const Task& t, double input_bytes) const;  // of the fastest version
   double ahead_of(const Task& t) const;  // tasks running, or queued to run before t
   // The Timing's energy of a task that just ran: the power model's figure, or none yet when the
@@ -71,7 +71,7 @@ class CpuPlatform final : public Platform {
   std::mutex withdrawn_mu_;
   std::vector<TaskPtr> withdrawn_;  // one per entry left in the queues; under withdrawn_mu_
   std::atomic<std::size_t> withdrawn_count_{0};  // withdrawn_.size(), read without the lock
-  Executor<TaskImpl> executor_;  // last: its workers use the members above until it stops
+  WorkerPool executor_;  // last: its workers use the members above until it stops
 };
 
 }  // namespace cei::rt

@@ -21,10 +21,11 @@
 #include "remote_platform.hpp"
 
 #include "node_client.hpp"
-#include "task_impl.hpp"
 
 #include <cei/rt/decision/config.hpp>
+#include <cei/rt/native.hpp>
 #include <cei/rt/runtime.hpp>
+#include <cei/rt/task_context.hpp>
 #include <cei/rt/trace/log.hpp>
 
 #include <algorithm>
@@ -143,9 +144,7 @@ void recompute(const Lineage& l, void* dst) {
     if (reads) type.copy(storage[i].get(), read);
     raw[i] = storage[i].get();
   }
-  if (ce.nversions == 0)
-    throw std::runtime_error(std::string("cannot recompute ") + ce.name + ": no native version");
-  ce.versions[0].invoke(raw.data());
+  rt::invoke_native(ce, 0, raw.data());
   const rt::TypeOps& out = l.output < ce.nparams ? *ce.params[l.output].type : *ce.result;
   out.move(dst, raw[l.output]);
 }
@@ -192,7 +191,7 @@ class RemotePlatform : public rt::Platform {
       return f;
     }
     double to_send = 0, input = 0;
-    for (const auto& a : const_cast<rt::Task&>(t).args()) {
+    for (const auto& a : t.args()) {
       if (!a.in) continue;
       double b = static_cast<double>(a.in->bytes());
       input += b;
@@ -217,7 +216,7 @@ class RemotePlatform : public rt::Platform {
   }
 
   void submit(rt::TaskPtr t) override {
-    const int attempt = rt::impl(t.get())->attempt();  // the runtime opened it for this platform
+    const int attempt = rt::context(*t).attempt();  // the runtime opened it for this platform
     {
       std::lock_guard lock(mu_);
       ++queued_;
@@ -225,7 +224,9 @@ class RemotePlatform : public rt::Platform {
     // Into the loop's queue only once every input is ready: tasks may reach a platform out of
     // program order (the exploration gate holds some back), and a loop thread waiting there for
     // an input whose producer sits behind it in this queue would wait for ever.
-    auto pending = std::make_shared<std::atomic<int>>(1);
+    // A countdown of its own, not the task's: a timeout or the loss of this node may give the
+    // task to another platform while these subscriptions still wait.
+    auto pending = std::make_shared<rt::InputWaiter>();
     auto enqueue = [this, t, attempt] {
       {
         std::lock_guard lock(mu_);
@@ -233,14 +234,7 @@ class RemotePlatform : public rt::Platform {
       }
       cv_.notify_one();
     };
-    for (auto& a : t->args())
-      if (a.in && a.in->state() == rt::Version::State::Pending) {
-        pending->fetch_add(1);
-        a.in->on_ready([pending, enqueue] {
-          if (pending->fetch_sub(1) == 1) enqueue();
-        });
-      }
-    if (pending->fetch_sub(1) == 1) enqueue();
+    if (!pending->until_ready(*t, [pending, enqueue](rt::Task&) { enqueue(); })) enqueue();
   }
 
   void shutdown() override {
@@ -463,7 +457,7 @@ class RemotePlatform : public rt::Platform {
     TaskStatus st;
     do {
       st = client_->status(task, static_cast<long>(opt_.timeout.count()));
-    } while (!st.finished() && rt::impl(&t)->attempt() == attempt);
+    } while (!st.finished() && rt::context(t).attempt() == attempt);
     timing.end = Clock::now();
     if (st.state == "failed") {
       settle(t, attempt,
@@ -472,7 +466,7 @@ class RemotePlatform : public rt::Platform {
       return;
     }
     // Settled meanwhile (the node was lost, the task timed out): its outputs are someone else's.
-    if (!st.finished() || !rt::impl(&t)->claim(attempt)) return;
+    if (!st.finished() || !rt::context(t).claim(attempt)) return;
     std::vector<rt::VersionPtr> inputs(args.size());
     std::vector<std::shared_ptr<void>> snapshots(args.size());
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -492,14 +486,13 @@ class RemotePlatform : public rt::Platform {
       a.out->publish_replica(std::make_shared<RemoteReplica>(
           *this, std::move(outputs[o++]), a.out->type(), a.out->bytes(), std::move(lineage)));
     }
-    rt::impl(&t)->settle(nullptr);
+    rt::context(t).done();
   }
 
   // The verdict on attempt `attempt`, unless the runtime settled it already (moved, timed out).
   static void settle(rt::Task& t, int attempt, std::exception_ptr error,
                      rt::Failure how = rt::Failure::Error) {
-    auto* ti = rt::impl(&t);
-    if (ti->claim(attempt)) ti->settle(std::move(error), how);
+    rt::context(t).fail(attempt, std::move(error), how);
   }
 
   // The node kept this task busy too long, or is lost: the scheduler places it again through the

@@ -1,5 +1,4 @@
 #include <cei/rt/decision/energy_report.hpp>
-#include <cei/rt/decision/profile_store.hpp>
 
 namespace cei::rt {
 
@@ -9,8 +8,7 @@ MeterSampler::Resolved task_energy_report(Runtime& rt, const Platform& p, std::u
   return [&rt, &p, task, seconds, source](double joules) {
     observe_task_energy(task, p, joules, to_string(source));
     // Only a meter's figure teaches the forecasts a platform's real power.
-    if (auto* store = dynamic_cast<ProfileStore*>(rt.profiles()))
-      store->record_energy(p.name(), seconds, joules);
+    if (Profiles* profiles = rt.profiles()) profiles->record_energy(p.name(), seconds, joules);
   };
 }
 

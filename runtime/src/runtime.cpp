@@ -1,4 +1,3 @@
-#include "executor.hpp"
 #include "first_feasible.hpp"
 #include "host_wait.hpp"
 #include "pool.hpp"
@@ -10,6 +9,7 @@
 #include <cei/rt/task_error.hpp>
 #include <cei/rt/trace/log.hpp>
 #include <cei/rt/trace/observers.hpp>
+#include <cei/rt/worker_pool.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -81,7 +81,7 @@ void drain_at_exit() {
 // exit() from a CE on a worker: the sequential program ends there, with that status; draining
 // would wait for the very task that called exit, for ever. on_exit, not atexit: it has the status.
 void drain_on_exit(int status, void*) {
-  if (Executor<TaskImpl>::on_worker()) {
+  if (WorkerPool::on_worker()) {
     std::fflush(nullptr);
     std::_Exit(status);
   }

@@ -205,16 +205,8 @@ bool Scheduler::place_again(TaskImpl& t) {
 bool Scheduler::place_when_ready(TaskImpl& t, const Placement& pl) {
   Placement later = pl;
   later.retry_of = nullptr;  // the caller's: gone by then
-  t.unready.store(1, std::memory_order_relaxed);
-  for (auto& a : t.args()) {
-    if (!a.in || a.in->state() != Version::State::Pending) continue;
-    t.unready.fetch_add(1, std::memory_order_relaxed);
-    a.in->on_ready([this, &t, later] {
-      if (t.unready.fetch_sub(1, std::memory_order_acq_rel) == 1) dispatch(t, later);
-    });
-  }
-  // The last input may have come while subscribing: then nothing waits and t is placed now.
-  return t.unready.fetch_sub(1, std::memory_order_acq_rel) != 1;
+  // The last input may come while subscribing: then nothing waits and t is placed now.
+  return t.unready.until_ready(t, [this, later](Task& ready) { dispatch(*impl(&ready), later); });
 }
 
 bool Scheduler::explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick,

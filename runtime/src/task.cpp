@@ -1,6 +1,7 @@
 #include "pool.hpp"
 #include "runtime_core.hpp"
 #include "task_impl.hpp"
+#include "version_impl.hpp"
 
 #include <cei/rt/task_error.hpp>
 #include <cei/rt/trace/log.hpp>
@@ -11,7 +12,7 @@ namespace cei::rt {
 
 TaskImpl::TaskImpl(RuntimeCore& rt, std::uint64_t id, const CeInfo& ce, std::size_t nargs,
                    FailureSpec failure)
-    : rt_(&rt), id_(id), ce_(&ce), args_(SpareVectors<TaskArg>::take(nargs)), failure_(failure) {}
+    : TaskContext(id, ce, SpareVectors<TaskArg>::take(nargs), failure), rt_(&rt) {}
 
 // The program thread makes tasks and workers end them: a fresh vector each time would be a
 // malloc there and a free across threads here, per task.
@@ -50,8 +51,7 @@ std::string describe_failure(const CeInfo& ce, const std::exception_ptr& e) {
 }
 
 int TaskImpl::open_attempt() {
-  waiting.store(0, std::memory_order_relaxed);
-  fetched_inputs = false;
+  inputs_.reset();
   lane = -1;
   timing_ = Timing{};
   const int a = ++attempts_;
@@ -59,14 +59,42 @@ int TaskImpl::open_attempt() {
   return a;
 }
 
-void TaskImpl::finish(std::exception_ptr error) {
+// ---- TaskContext: every one is a TaskImpl ----
+
+void TaskContext::done() {
+  static_cast<TaskImpl*>(this)->complete(false);
+}
+
+void TaskContext::failed(std::exception_ptr error, Failure how) {
+  static_cast<TaskImpl*>(this)->settle(std::move(error), how);
+}
+
+void TaskContext::threw(std::exception_ptr thrown) {
+  static_cast<TaskImpl*>(this)->settle_thrown(std::move(thrown));
+}
+
+void TaskContext::start_timeout(int attempt) {
+  auto* t = static_cast<TaskImpl*>(this);
+  t->rt_->start_timeout(*t, attempt);
+}
+
+void* TaskContext::take_input(std::size_t i) {
+  const VersionPtr& in = args_[i].in;
+  return last_reference(in) ? impl(in.get())->take_storage() : nullptr;
+}
+
+TaskPtr TaskContext::keep_alive() const {
+  return static_cast<const TaskImpl*>(this)->self;
+}
+
+void TaskContext::finish(std::exception_ptr error) {
   fail(std::move(error), Failure::Error);
 }
 
-void TaskImpl::fail(std::exception_ptr error, Failure how) {
+void TaskContext::fail(std::exception_ptr error, Failure how) {
   const int a = attempt();
   if (a == 0 || !claim(a)) return;  // already settled (timed out, moved): a late verdict
-  settle(std::move(error), how);
+  static_cast<TaskImpl*>(this)->settle(std::move(error), how);
 }
 
 void TaskImpl::settle(std::exception_ptr error, Failure how) {
@@ -97,7 +125,8 @@ void TaskImpl::settle_failure(std::exception_ptr error, bool thrown_by_ce, Failu
     error = input_error;
   } else {
     if (!thrown_by_ce) error = as_task_error(*ce_, error);
-    if (failure_.policy == FailurePolicy::Retry && retries_done < failure_.retries) {
+    if (how != Failure::Final && failure_.policy == FailurePolicy::Retry &&
+        retries_done < failure_.retries) {
       ++retries_done;
       if (rt_->scheduler().retry(*this, error, how)) return;
     }

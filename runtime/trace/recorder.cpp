@@ -12,15 +12,9 @@ PlatformRecord describe(const Platform& p) {
   return {p.name(), p.kind(), p.workers(), p.prices()};
 }
 
-// Observers receive `const Task&`, but Task's accessors are not const-qualified; reading through
-// them changes nothing.
-Task& readable(const Task& t) {
-  return const_cast<Task&>(t);
-}
-
 std::vector<DataUse> data_uses(const Task& t) {
   std::vector<DataUse> uses;
-  for (const TaskArg& a : readable(t).args()) {
+  for (const TaskArg& a : t.args()) {
     if (a.in) uses.push_back({data_name(*a.in), Dir::In, a.in->bytes()});
     if (a.out) uses.push_back({data_name(*a.out), Dir::Out, a.out->bytes()});
   }
@@ -98,7 +92,7 @@ void Recorder::task_started(const Task& t, const Platform& p, int lane) {
 }
 
 void Recorder::task_finished(const Task& t, const Platform& p, int lane, bool failed) {
-  const Task::Timing& timing = readable(t).timing();
+  const Task::Timing& timing = t.timing();
   push(Finished{t.id(), describe(p), lane, failed, Clock::now(), timing,
                 implementation(t.ce(), timing.version_index), data_uses(t)});
 }

@@ -17,8 +17,10 @@ class ScriptedTask final : public Task {
   std::uint64_t id() const override { return 1; }
   const CeInfo& ce() const override { return kSort; }
   std::vector<TaskArg>& args() override { return args_; }
+  const std::vector<TaskArg>& args() const override { return args_; }
   void finish(std::exception_ptr) override {}
   Timing& timing() override { return timing_; }
+  const Timing& timing() const override { return timing_; }
 
  private:
   std::vector<TaskArg> args_;

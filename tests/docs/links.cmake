@@ -16,7 +16,8 @@ foreach(page IN LISTS pages)
   file(RELATIVE_PATH page_rel "${root}" "${page}")
   # Brackets group list elements in CMake: the text is matched with them replaced.
   file(READ "${page}" text)
-  # Code spans are no links: `[&](int i)` is a lambda.
+  # Code is no link: `[&](int i)` is a lambda, in a code span or a fenced block.
+  string(REGEX REPLACE "```[^`]*```" "" text "${text}")
   string(REGEX REPLACE "`[^`\n]*`" "" text "${text}")
   string(REPLACE "[" "<(" text "${text}")
   string(REPLACE "]" ")>" text "${text}")

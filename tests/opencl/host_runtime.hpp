@@ -180,6 +180,7 @@ class HostTask : public rt::Task {
   std::uint64_t id() const override { return 0; }
   const rt::CeInfo& ce() const override { return ce_; }
   std::vector<rt::TaskArg>& args() override { return args_; }
+  const std::vector<rt::TaskArg>& args() const override { return args_; }
   void finish(std::exception_ptr error) override {
     // Like the runtime: a failed task fails its outputs.
     if (error)
@@ -188,6 +189,7 @@ class HostTask : public rt::Task {
     done_.set_value(error);
   }
   Timing& timing() override { return timing_; }
+  const Timing& timing() const override { return timing_; }
   // Blocks until the platform finishes the task; rethrows its error.
   void wait() {
     if (auto e = finished_.get()) std::rethrow_exception(e);

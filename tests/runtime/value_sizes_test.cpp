@@ -27,8 +27,8 @@ void held_increment(void* const* a) {  // inout v: waits for the test, then adds
 }
 const rt::ParamInfo held_params[] = {{"v", rt::Dir::InOut, &rt::type_ops<Vec>()}};
 const rt::NativeVersion held_versions[] = {{"ops", &held_increment}};
-const rt::CeInfo held{"held_increment", "SizesCEI", false,  held_params, 1,
-                      nullptr,          held_versions, 1, nullptr};
+const rt::CeInfo held{"held_increment", "SizesCEI",    false, held_params, 1,
+                      nullptr,          held_versions, 1,     nullptr};
 
 // Can run `held` but never takes a task (its forecasts are infeasible): it only records the input
 // sizes every forecast of it saw.
@@ -39,7 +39,7 @@ class SizeProbe final : public rt::Platform {
   bool can_run(const rt::CeInfo& ce) const override { return &ce == &held; }
   rt::Forecast forecast(const rt::Task& t) const override {
     std::lock_guard g(mu_);
-    for (auto& a : const_cast<rt::Task&>(t).args())
+    for (const auto& a : t.args())
       if (a.in) seen_.push_back(a.in->bytes());
     rt::Forecast f;
     f.feasible = false;

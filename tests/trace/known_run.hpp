@@ -69,8 +69,10 @@ class FixedTask final : public Task {
   std::uint64_t id() const override { return id_; }
   const CeInfo& ce() const override { return ce_; }
   std::vector<TaskArg>& args() override { return args_; }
+  const std::vector<TaskArg>& args() const override { return args_; }
   void finish(std::exception_ptr) override {}
   Timing& timing() override { return timing_; }
+  const Timing& timing() const override { return timing_; }
 
  private:
   std::uint64_t id_;

@@ -482,14 +482,8 @@ void OpenCLPlatform::Impl::submit(rt::TaskPtr t) {
   r->buffers.reserve(4);
   // Wait for every input without blocking; whoever makes the last one ready launches the task,
   // so inputs that are ready now are copied at once and overlap earlier tasks' kernels.
-  for (auto& a : r->task->args()) {
-    if (!a.in || a.in->state() != rt::Version::State::Pending) continue;
-    r->waiting++;
-    a.in->on_ready([impl = shared_from_this(), r] {
-      if (--r->waiting == 0) impl->inputs_ready(r);
-    });
-  }
-  if (--r->waiting == 0) inputs_ready(r);
+  auto ready = [impl = shared_from_this(), r](rt::Task&) { impl->inputs_ready(r); };
+  if (!r->inputs.until_ready(*r->task, ready)) inputs_ready(r);
 }
 
 void OpenCLPlatform::Impl::inputs_ready(const std::shared_ptr<Running>& r) {

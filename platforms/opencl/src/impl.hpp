@@ -16,6 +16,7 @@
 
 #include <cei/expr.hpp>
 #include <cei/opencl/opencl_platform.hpp>
+#include <cei/rt/input_waiter.hpp>
 
 #include <array>
 #include <atomic>
@@ -39,7 +40,7 @@ inline thread_local bool in_event_callback = false;
 // A task from submission to the completion of its kernel.
 struct Running {
   rt::TaskPtr task;
-  std::atomic<int> waiting{1};  // inputs not ready yet, plus one for submit() itself
+  rt::InputWaiter inputs;
   std::vector<std::shared_ptr<DeviceReplica>> pinned;  // buffers its commands use
   // A copy of the task's: to or from the host, with the version it carries (for the trace), or
   // between buffers on the device (renaming: host_bytes 0).

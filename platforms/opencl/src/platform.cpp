@@ -74,8 +74,7 @@ bool OpenCLPlatform::can_run(const rt::CeInfo& ce) const {
 
 Estimate OpenCLPlatform::estimate(const rt::Task& t) const {
   Estimate e;
-  auto& task = const_cast<rt::Task&>(t);
-  for (auto& a : task.args()) {
+  for (const auto& a : t.args()) {
     if (!a.in) continue;
     double b = static_cast<double>(a.in->bytes());
     e.input_bytes += b;

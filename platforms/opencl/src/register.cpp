@@ -15,7 +15,6 @@
 #include <cei/rt/decision/forecast.hpp>
 #include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/decision/policies.hpp>
-#include <cei/rt/decision/profile_store.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <algorithm>
@@ -61,10 +60,10 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
                          .bytes_moved = e.missing_bytes,
                          .exec = e.own.exec_s > 0 ? rt::Prediction{e.own.exec_s, e.own.time_source}
                                                   : rt::Prediction{}};
-    const rt::ProfileStore* store = nullptr;
+    std::optional<double> watts;
     if (const rt::Profiles* profiles = rt.profiles()) {
       in.exec = profiles->predict(t.ce(), -1, p.name(), e.input_bytes);
-      store = dynamic_cast<const rt::ProfileStore*>(profiles);
+      watts = profiles->measured_watts(p.name());
     }
     // One kernel at a time on the device: everything in flight runs first.
     in.queue_s = e.tasks_in_flight * in.exec.seconds;
@@ -74,8 +73,7 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
     if (config->host_cores > 0)
       in.min_end_s = rt::host_cores().fluid_end_s(
           in.now_s, t, in.exec.seconds * rt::host_cores().cores_beside(&p, config->host_cores));
-    return rt::compose_forecast(*config, in,
-                                store ? store->measured_watts(p.name()) : std::nullopt);
+    return rt::compose_forecast(*config, in, watts);
   };
   if (meter) {
     // A kernel is metered from its enqueue to its end; the sampler's thread splits the energy
@@ -101,8 +99,8 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
     hooks.abandoned = [meter, runs](const rt::Task& t) {
       if (const auto id = runs->take(t)) meter->cancel(id);
     };
-    hooks.energy = [&rt, &p, meter, runs](const rt::Task& t) {
-      auto& timing = const_cast<rt::Task&>(t).timing();
+    hooks.energy = [&rt, &p, meter, runs](rt::Task& t) {
+      auto& timing = t.timing();
       timing.energy_source = rt::to_string(meter->source());
       if (const auto id = runs->take(t))
         meter->end(
@@ -115,8 +113,8 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
       rt::report_platform_energy(p, *meter, stopping ? meter->finish() : meter->totals());
     };
   } else {
-    hooks.energy = [config](const rt::Task& t) {
-      auto& timing = const_cast<rt::Task&>(t).timing();
+    hooks.energy = [config](rt::Task& t) {
+      auto& timing = t.timing();
       timing.energy_source = rt::to_string(rt::EnergySource::PowerModel);
       return rt::model_energy(config->power, timing.start, timing.end);
     };

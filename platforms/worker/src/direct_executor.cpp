@@ -1,8 +1,9 @@
 #include "executor.hpp"
 #include "job_pool.hpp"
 
+#include <cei/rt/native.hpp>
+
 #include <algorithm>
-#include <stdexcept>
 #include <thread>
 
 namespace cei::worker {
@@ -20,13 +21,7 @@ class DirectExecutor : public Executor {
   }
 
  private:
-  static void execute(Job& job) {
-    std::vector<void*> raw;
-    raw.reserve(job.args.size());
-    for (auto& a : job.args) raw.push_back(a.get());
-    if (job.ce->nversions == 0) throw std::runtime_error("the CE has no native version");
-    job.ce->versions[0].invoke(raw.data());
-  }
+  static void execute(Job& job) { rt::invoke_native(*job.ce, 0, job.args); }
 
   JobPool pool_;
 };

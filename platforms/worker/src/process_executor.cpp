@@ -17,6 +17,8 @@
 #include "fork_shield.hpp"
 #include "job_pool.hpp"
 
+#include <cei/rt/native.hpp>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -78,10 +80,7 @@ void on_ce_exit(int status, void*) {
   const rt::CeInfo& ce = *job.ce;
   std::string error;
   try {
-    std::vector<void*> raw;
-    raw.reserve(job.args.size());
-    for (auto& a : job.args) raw.push_back(a.get());
-    ce.versions[0].invoke(raw.data());
+    rt::invoke_native(ce, 0, job.args);
   } catch (const std::exception& e) {
     error = e.what();
     if (error.empty()) error = "exception without a message";

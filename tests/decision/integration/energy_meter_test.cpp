@@ -74,7 +74,7 @@ struct Watch final : rt::Observer {
     task_threads.insert(std::this_thread::get_id());
   }
   void task_finished(const rt::Task& t, const rt::Platform& p, int, bool) override {
-    const auto& tm = const_cast<rt::Task&>(t).timing();
+    const auto& tm = t.timing();
     std::lock_guard g(mu);
     task_threads.insert(std::this_thread::get_id());
     ran_on[t.id()] = p.name();

@@ -76,7 +76,7 @@ struct Tally final : rt::Observer {
     std::lock_guard g(mu);
     Row& r = rows[p.name()];
     ++r.tasks;
-    r.joules += const_cast<rt::Task&>(t).timing().energy_j;
+    r.joules += t.timing().energy_j;
   }
   // A meter's figures come after the tasks, at the latest when drain() returns.
   void task_energy(std::uint64_t, const rt::Platform& p, double joules, const char*) override {

@@ -10,10 +10,10 @@
 // calls submit() on the chosen one: at once (COMPSs-Mobile style: before inputs are ready, so a
 // device can chain dependencies as event wait lists), or, under a policy that sees the graph with
 // a choice of platforms, once its inputs are ready (docs/policies.md, "The task graph"). The
-// platform waits for any input still pending through Version::on_ready, runs it, publishes its
-// outputs (host storage or a Replica of its own) and calls Task::finish(). A platform never hands
-// a task to another one: it reports a verdict (done, a Failure) and the scheduler places the task
-// again if it must.
+// platform waits for any input still pending (input_waiter.hpp), runs it, publishes its outputs
+// (host storage or a Replica of its own) and gives its verdict (task_context.hpp). A platform
+// never hands a task to another one: it reports a verdict (done, a Failure) and the scheduler
+// places the task again if it must. Writing a platform: docs/platforms.md.
 #pragma once
 
 #include <cei/rt/ce.hpp>
@@ -156,6 +156,9 @@ enum class Failure : std::uint8_t {
   // This platform cannot run the task now (it is lost, or busy past its timeout): the task is
   // placed again through the policy without it, and no retry is counted.
   Elsewhere,
+  // The failure would repeat wherever the task ran again (the platform knows it): never retried,
+  // whatever the CE's failure policy says.
+  Final,
 };
 
 // What the scheduler needs to know of a platform, as flags (kind() is a name for people).
@@ -182,7 +185,10 @@ class Task {
   virtual std::uint64_t id() const = 0;
   virtual const CeInfo& ce() const = 0;
   // Parameters in order (the callee first for an instance CE), then the result as an Out arg.
+  // Fixed when the task is built; the platform running it may replace an argument's versions.
   virtual std::vector<TaskArg>& args() = 0;
+  // The same for readers (forecasts, observers): thread-safe while the task is unsettled.
+  virtual const std::vector<TaskArg>& args() const = 0;
   // The platform's verdict; frees the task's inputs and wakes dependants. `error` marks every
   // output failed (dependants are not run; the host sees the error at its next sync).
   virtual void finish(std::exception_ptr error = nullptr) = 0;
@@ -205,6 +211,7 @@ class Task {
     int version_index = -1;  // which native version ran (-1: OpenCL)
   };
   virtual Timing& timing() = 0;
+  virtual const Timing& timing() const = 0;  // for readers (observers, energy reports)
   // Where the task stands on the graph's critical path: the longest chain of dependants the
   // runtime knows of, in tasks (1: none). Higher runs first: queues that order their ready tasks
   // use it; it only grows, until the task settles. Thread-safe.

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -54,6 +55,17 @@ class Profiles {
                              double input_bytes) const = 0;
   virtual void record(const CeInfo& ce, int version, const std::string& platform,
                       double input_bytes, double seconds) = 0;
+  // A meter's figure for a task that ran `seconds` on `platform`: what teaches forecasts the
+  // platform's real power. Profiles that keep no energy ignore it.
+  virtual void record_energy(const std::string& platform, double seconds, double joules) {
+    (void)platform, (void)seconds, (void)joules;
+  }
+  // The platform's average power while it ran tasks, as its meters measured it; none without
+  // meter figures (forecasts then use the launch config's power model).
+  virtual std::optional<double> measured_watts(const std::string& platform) const {
+    (void)platform;
+    return std::nullopt;
+  }
 };
 
 }  // namespace cei::rt

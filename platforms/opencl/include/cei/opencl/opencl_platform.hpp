@@ -88,9 +88,10 @@ struct DecisionHooks {
   // A task's kernel is about to be enqueued: a meter counts it as running from now until
   // `energy` or `abandoned`.
   std::function<void(const rt::Task&)> started;
-  // Joules of a task that just ran here (its Timing filled in); 0 when a meter reports them
-  // later, from its own thread (the completion path never reads a meter).
-  std::function<double(const rt::Task&)> energy;
+  // Joules of a task that just ran here (its Timing filled in; the hook says where the figure
+  // comes from in it); 0 when a meter reports them later, from its own thread (the completion
+  // path never reads a meter).
+  std::function<double(rt::Task&)> energy;
   // A task that failed without reaching `energy` (maybe after `started`).
   std::function<void(const rt::Task&)> abandoned;
   // Nothing is in flight (Runtime::drain; shutdown when `stopping`, for the last time): report

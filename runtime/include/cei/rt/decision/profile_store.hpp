@@ -74,8 +74,8 @@ class ProfileStore final : public Profiles {
   bool claim_exploration(const CeInfo& ce, int version, const std::string& platform);
 
   // Measured average power of a platform while it ran tasks (from the energy meters).
-  void record_energy(const std::string& platform, double seconds, double joules);
-  std::optional<double> measured_watts(const std::string& platform) const;
+  void record_energy(const std::string& platform, double seconds, double joules) override;
+  std::optional<double> measured_watts(const std::string& platform) const override;
 
   std::vector<ProfileModel> models() const;
 
