@@ -75,9 +75,13 @@ class HostVersion : public rt::Version, public std::enable_shared_from_this<Host
       if (e) {
         self->type_.destroy(obj);
       } else {
+        // Two fetches may be in flight (an eviction's and a reader's): the first copy stays, as
+        // with the runtime's one fetch per version, since a reader may hold it already.
         std::lock_guard l(self->mu_);
-        if (self->host_) self->type_.destroy(self->host_);
-        self->host_ = obj;
+        if (self->host_)
+          self->type_.destroy(obj);
+        else
+          self->host_ = obj;
       }
       done(e);
     });
