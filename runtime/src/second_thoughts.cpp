@@ -57,6 +57,8 @@ void SecondThoughts::correct(std::span<Candidate> cs, double now_s) const {
     if (!s || s->lag < kCorrectFrom) continue;
     c.forecast.exec_s *= s->lag;
     c.forecast.end_s = now_s + (c.forecast.end_s - now_s) * s->lag;
+    // Its energy is its power over the longer run: the forecast stays one (DynEn weighs both).
+    c.forecast.energy_j *= s->lag;
   }
 }
 

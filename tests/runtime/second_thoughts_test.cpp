@@ -74,12 +74,14 @@ TEST(SecondThoughts, ALatePlatformsForecastsAreScaledByItsLagAgainstItsProfile) 
   st.ran(cpu, 0.002, 0.020, 0.040);  // 2x
   EXPECT_DOUBLE_EQ(st.lag(cpu), 3);
   EXPECT_EQ(st.lag(cl), 1);
-  std::vector<Candidate> cs{{&cpu, Forecast{.end_s = 2.5, .exec_s = 0.1}},
-                            {&cl, Forecast{.end_s = 2.5, .exec_s = 0.1}}};
+  std::vector<Candidate> cs{{&cpu, Forecast{.end_s = 2.5, .exec_s = 0.1, .energy_j = 2}},
+                            {&cl, Forecast{.end_s = 2.5, .exec_s = 0.1, .energy_j = 2}}};
   st.correct(cs, 2);
   EXPECT_DOUBLE_EQ(cs[0].forecast.exec_s, 0.3);
-  EXPECT_DOUBLE_EQ(cs[0].forecast.end_s, 3.5);  // 0.5 s from now becomes 1.5 s
+  EXPECT_DOUBLE_EQ(cs[0].forecast.end_s, 3.5);   // 0.5 s from now becomes 1.5 s
+  EXPECT_DOUBLE_EQ(cs[0].forecast.energy_j, 6);  // the same power over the longer run
   EXPECT_DOUBLE_EQ(cs[1].forecast.exec_s, 0.1);
+  EXPECT_DOUBLE_EQ(cs[1].forecast.energy_j, 2);
   EXPECT_DOUBLE_EQ(cs[1].forecast.end_s, 2.5);
 }
 
