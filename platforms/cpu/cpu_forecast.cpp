@@ -53,7 +53,7 @@ InputBytes input_bytes(const Task& t) {
 Prediction CpuPlatform::predict_exec(const Task& t, double input_bytes) const {
   Prediction best;
   if (const Profiles* profiles = rt_.profiles())
-    // The platform runs the version it predicts fastest (choose_version).
+    // The scheduler runs the version predicted fastest here (Scheduler::choose_version).
     for (std::size_t v = 0; v < t.ce().nversions; ++v) {
       const Prediction p = profiles->predict(t.ce(), static_cast<int>(v), name_, input_bytes);
       if (v == 0 || p.seconds < best.seconds) best = p;

@@ -6,7 +6,7 @@
 //
 //   SecondThoughts st;                 // late from 2x the forecast (CEI_SECOND_THOUGHTS)
 //   st.correct(candidates, now_s);     // before the policy chooses
-//   if (st.ran(p, placed_s, profile_s, run_s)) rethink(p);   // after a task ran on p
+//   if (st.ran(p, placed_s, profile_s, run_s)) scheduler.rethink(p);   // after a task ran on p
 #pragma once
 
 #include <cei/rt/policy.hpp>
