@@ -25,6 +25,9 @@ using Invoker = void (*)(void* const* args);
 struct NativeVersion {
   const char* declaring_class;  // "matmul" for matmul::multiply
   Invoker invoke;
+  // [[cei::approximate]]: a cheaper, less accurate result with the same signature; run only when
+  // a task's significance or its group's budget allows it.
+  bool approximate = false;
 };
 
 struct OpenCLImpl {
@@ -62,6 +65,14 @@ struct CeInfo {
   std::size_t nversions;
   const OpenCLImpl* opencl;  // nullptr when the CE has no OpenCL implementation
   FailureSpec failure{};
+  // The approximate OpenCL implementation ([[cei::opencl(..., approximate = true)]]), or nullptr.
+  const OpenCLImpl* opencl_approximate = nullptr;
+  // [[cei::significance("expr")]]: the quality weight of a task's result, 0-100, an expression
+  // over the parameters as work sizes are; nullptr = 100 (always accurate).
+  const char* significance = nullptr;
+  // A task of significance 0 with no approximate version may be skipped, its outputs left as
+  // they were.
+  bool droppable = false;
 };
 
 // Adds a CE to the process-wide registry (static initialisation of generated code).
