@@ -2,12 +2,16 @@
 // tasks in three patterns, and heap bytes per task in flight, at one or several core counts.
 //
 //   build/bench/overhead/cei-bench-overhead [--tasks 100000] [--runs 5] [--cores 1,2,4,8,16]
-//       [--starpu-tasks 20000] [--starpu-timeout 120] [--starpu off]
+//       [--rounds 1] [--starpu-tasks 20000] [--starpu-timeout 120] [--starpu off]
 //
 // Every runtime and core count runs in a child process of this command (each runtime reads its
 // worker count once per process): StarPU per scheduler, then CEI. A StarPU child gets at most
 // --starpu-tasks tasks per pattern and --starpu-timeout seconds in all (dmda's fan pattern takes
 // minutes on many cores); what it did not finish is shown as such. Times are medians over the runs.
+// With --rounds R, CEI's child runs R times per core count, the core counts taking turns, and its
+// times are the medians of every run of every round: one process's runs move together (by 30% and
+// more between two processes on the same 16-vCPU machine), so a single process per core count made
+// the spread across core counts a draw.
 #include "cei_driver.hpp"
 #include "starpu_driver.hpp"
 
@@ -32,6 +36,7 @@ struct Options {
   std::size_t starpu_tasks = 20000;
   std::size_t memory_tasks = 2000;  // below CEI's in-flight window (CEI_MAX_IN_FLIGHT, 4096)
   int runs = 5;
+  int rounds = 1;
   std::vector<int> cores{2};
   double starpu_timeout_s = 120;
   bool starpu = true;     // --starpu off: CEI alone (profiling)
@@ -41,8 +46,8 @@ struct Options {
 
 [[noreturn]] void usage(const char* self, const std::string& why) {
   std::fprintf(stderr,
-               "%s: %s\nusage: %s [--tasks N] [--runs R] [--cores C[,C...]] [--starpu-tasks N] "
-               "[--starpu-timeout S] [--memory-tasks M] [--starpu on|off]\n",
+               "%s: %s\nusage: %s [--tasks N] [--runs R] [--cores C[,C...]] [--rounds R] "
+               "[--starpu-tasks N] [--starpu-timeout S] [--memory-tasks M] [--starpu on|off]\n",
                self, why.c_str(), self);
   std::exit(2);
 }
@@ -71,6 +76,8 @@ Options parse(int argc, char** argv) {
       o.starpu_timeout_s = static_cast<double>(positive(self, k, v));
     } else if (k == "--runs") {
       o.runs = static_cast<int>(positive(self, k, v));
+    } else if (k == "--rounds") {
+      o.rounds = static_cast<int>(positive(self, k, v));
     } else if (k == "--cores") {
       o.cores.clear();
       std::stringstream s(v);
@@ -127,9 +134,19 @@ int starpu_child(const Options& o) {
 struct Result {
   std::map<std::string, double> us, bytes;
   std::map<std::string, int> runs;
+  std::map<std::string, std::vector<double>> samples;  // every run's time, for later rounds
   bool timed_out = false;
   bool failed = false;  // exited with an error or produced nothing
 };
+
+// Adds runs' times to r's and takes the medians again.
+void add_samples(Result& r, const std::map<std::string, std::vector<double>>& times) {
+  for (auto& [p, v] : times) r.samples[p].insert(r.samples[p].end(), v.begin(), v.end());
+  for (auto& [p, v] : r.samples) {
+    r.us[p] = median(v);
+    r.runs[p] = static_cast<int>(v.size());
+  }
+}
 
 void parse_lines(const std::string& out, Result& r) {
   std::map<std::string, std::vector<double>> times;
@@ -142,10 +159,7 @@ void parse_lines(const std::string& out, Result& r) {
     if (kind == "time") times[pattern].push_back(value);
     if (kind == "bytes") r.bytes[pattern] = value;
   }
-  for (auto& [p, v] : times) {
-    r.us[p] = median(v);
-    r.runs[p] = static_cast<int>(v.size());
-  }
+  add_samples(r, times);
 }
 
 // Runs this program as a child (`child`: "cei" or a StarPU scheduler) on `cores` workers and
@@ -240,25 +254,37 @@ int main(int argc, char** argv) {
   const std::size_t sp_tasks = std::min(o.tasks, o.starpu_tasks);
   std::printf(
       "empty tasks per pattern: CEI %zu, StarPU %zu (at most %.0f s per scheduler and "
-      "core count); median of %d runs; us per task\n",
-      o.tasks, sp_tasks, o.starpu_timeout_s, o.runs);
-  std::map<int, Result> cei_at;
-  bool all = true;
+      "core count); median of %d runs%s; us per task\n",
+      o.tasks, sp_tasks, o.starpu_timeout_s, o.runs * o.rounds,
+      o.rounds > 1
+          ? (" (CEI: " + std::to_string(o.rounds) + " rounds over the core counts)").c_str()
+          : "");
+  std::map<int, Result> cei_at, dmda_at, lws_at;
   for (const int cores : o.cores) {
-    Result dmda, lws;
     if (o.starpu) {
-      dmda = run_child(o, "dmda", cores, sp_tasks, o.starpu_timeout_s);
-      lws = run_child(o, "lws", cores, sp_tasks, o.starpu_timeout_s);
+      dmda_at[cores] = run_child(o, "dmda", cores, sp_tasks, o.starpu_timeout_s);
+      lws_at[cores] = run_child(o, "lws", cores, sp_tasks, o.starpu_timeout_s);
     }
     // CEI's own limit only catches a hang: its runs take seconds.
-    Result cei = run_child(o, "cei", cores, o.tasks, 600);
+    Result& cei = cei_at[cores] = run_child(o, "cei", cores, o.tasks, 600);
     // CEI's memory figures each in a fresh process: after the timing runs the runtime's pools
     // hold blocks for a whole in-flight window, and gated tasks taking those showed no growth.
     for (auto& p : bench::kPatterns) {
       Result m = run_child(o, "cei", cores, o.tasks, 600, {"--memory-of", p});
       if (m.bytes.count(p)) cei.bytes[p] = m.bytes.at(p);
     }
-    cei_at[cores] = cei;
+  }
+  for (int round = 1; round < o.rounds; ++round)
+    for (const int cores : o.cores) {
+      const Result more = run_child(o, "cei", cores, o.tasks, 600);
+      Result& cei = cei_at[cores];
+      add_samples(cei, more.samples);
+      cei.timed_out = cei.timed_out || more.timed_out;
+      cei.failed = cei.failed || more.failed;
+    }
+  bool all = true;
+  for (const int cores : o.cores) {
+    const Result &cei = cei_at[cores], &dmda = dmda_at[cores], &lws = lws_at[cores];
     std::printf("\n%d worker core(s)\n\n", cores);
     std::printf(
         "| pattern     | CEI us | StarPU dmda us | StarPU lws us | CEI/dmda | CEI/lws | "
@@ -276,7 +302,7 @@ int main(int argc, char** argv) {
       const double bytes = cei.bytes.count(p) ? cei.bytes.at(p) : 1e9;
       all = all && met && bytes <= 1024;
       std::printf("| %-11s | %6s | %14s | %13s | %8s | %7s | %-22s | %10.0f | %11.0f | %10.0f |\n",
-                  p.c_str(), cell(cei, p, o.runs).c_str(), cell(dmda, p, o.runs).c_str(),
+                  p.c_str(), cell(cei, p, o.runs * o.rounds).c_str(), cell(dmda, p, o.runs).c_str(),
                   cell(lws, p, o.runs).c_str(), ratio(cei, dmda, p).c_str(),
                   ratio(cei, lws, p).c_str(), met ? "met" : "MISSED", bytes,
                   dmda.bytes.count(p) ? dmda.bytes.at(p) : 0.0,
