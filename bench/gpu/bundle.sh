@@ -15,7 +15,7 @@ for app in matmul bezier canny digits cholesky; do
 done
 PROGRAMS+=(bench/overhead/cei-bench-overhead bench/opencl/cei_opencl_bench
            bench/remote/cei-bench-remote bench/starpu/cei-starpu-matmul
-           bench/second_thoughts/cei_bench_rethink)
+           bench/second_thoughts/cei_bench_rethink bench/policies/cei_policies_bench)
 
 if [ "${CEI_BUNDLE_NO_BUILD:-0}" != 1 ]; then
   [ -f "$BUILD/build.ninja" ] || bash scripts/build.sh
@@ -40,6 +40,8 @@ done
 # StarPU's own tiled Cholesky (Debian's starpu-examples), for bench/cholesky/run.sh beside ours.
 starpu_chol="$(dpkg -L starpu-examples 2>/dev/null | grep '/cholesky_implicit$' | head -1 || true)"
 [ -n "$starpu_chol" ] && cp "$starpu_chol" "$OUT/build/bench/starpu/" 2>/dev/null || true
+# The policies bench reads its kernel and platforms config from beside itself.
+cp bench/policies/platforms.toml examples/bezier/bezier.cl "$OUT/build/bench/policies/" 2>/dev/null || true
 # The driver-call timer (bench/opencl/cltime), preloaded by hand when the per-task cost is looked at.
 cp "$BUILD/bench/opencl/cltime/libcltime.so" "$OUT/lib/" 2>/dev/null || true
 cp "$BUILD/examples/digits/digits.weights" "$OUT/build/examples/digits/" 2>/dev/null ||
