@@ -229,7 +229,7 @@ MeterSampler::MeterSampler(std::unique_ptr<EnergyMeter> meter, std::chrono::mill
       describe_(meter_->describe()),
       ledger_(max_pending) {
   read_once();
-  thread_ = std::thread([this, period] { loop(period); });
+  timer_ = Timers::shared().every(period, [this] { read_once(); });
 }
 
 MeterSampler::~MeterSampler() {
@@ -263,15 +263,6 @@ void MeterSampler::read_once() {
   ledger_.sample(before + (after - before) / 2, joules);
 }
 
-void MeterSampler::loop(std::chrono::milliseconds period) {
-  std::unique_lock lock(stop_mu_);
-  while (!cv_.wait_for(lock, period, [this] { return stop_; })) {
-    lock.unlock();
-    read_once();
-    lock.lock();
-  }
-}
-
 void MeterSampler::settle() {
   read_once();
 }
@@ -282,8 +273,7 @@ EnergyTotals MeterSampler::finish() {
     if (stop_) return ledger_.totals();
     stop_ = true;
   }
-  cv_.notify_all();
-  thread_.join();
+  Timers::shared().cancel(timer_);
   read_once();
   ledger_.close();
   return ledger_.totals();

@@ -1,6 +1,6 @@
-// Per-task timeouts: one thread that sleeps until the earliest deadline and settles the attempts
-// still open then as failed (a worker running a CE cannot be stopped; its late result is dropped
-// because the attempt is closed). Started by the first task that has a timeout.
+// Per-task timeouts, on the process's timer thread (cei/rt/timers.hpp): at its deadline an attempt
+// still open is settled as failed (a worker running a CE cannot be stopped; its late result is
+// dropped because the attempt is closed).
 //
 //   watch.arm(t.self, attempt, Clock::now() + std::chrono::milliseconds(ms));
 #pragma once
@@ -8,85 +8,74 @@
 #include "task_impl.hpp"
 
 #include <cei/rt/platform.hpp>
+#include <cei/rt/timers.hpp>
 
 #include <condition_variable>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
-#include <vector>
+#include <unordered_set>
 
 namespace cei::rt {
 
 class TimeoutWatch {
  public:
   ~TimeoutWatch() { stop(); }
+  // Thread-safe.
   void arm(const TaskPtr& t, int attempt, Clock::time_point deadline);
+  // Thread-safe: no timeout fires once this returns, and later arms are ignored.
   void stop();
 
  private:
-  struct Entry {
-    std::weak_ptr<Task> task;
-    int attempt;
-  };
-  void run();
+  static void expire(const std::weak_ptr<Task>& task, int attempt);
 
   std::mutex mu_;
-  std::condition_variable cv_;
-  std::multimap<Clock::time_point, Entry> due_;
-  std::thread thread_;
+  // Timers not run yet: stop() cancels them, since they settle tasks through the runtime.
+  std::unordered_set<Timers::Id> armed_;
+  int firing_ = 0;  // timers past armed_, settling their task
+  std::condition_variable fired_;
   bool stopping_ = false;
 };
 
 inline void TimeoutWatch::arm(const TaskPtr& t, int attempt, Clock::time_point deadline) {
-  bool earliest;
-  {
+  std::lock_guard g(mu_);
+  if (stopping_) return;
+  // The timer learns its id under mu_, which it takes first: one due at once waits for it.
+  auto id = std::make_shared<Timers::Id>();
+  *id = Timers::shared().at(deadline, [this, task = std::weak_ptr<Task>(t), attempt, id] {
+    {
+      std::lock_guard g(mu_);
+      if (armed_.erase(*id) == 0) return;  // stop() came first
+      ++firing_;
+    }
+    expire(task, attempt);
     std::lock_guard g(mu_);
-    if (stopping_) return;
-    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
-    earliest = due_.empty() || deadline < due_.begin()->first;
-    due_.emplace(deadline, Entry{t, attempt});
-  }
-  if (earliest) cv_.notify_one();
+    if (--firing_ == 0) fired_.notify_all();
+  });
+  armed_.insert(*id);
 }
 
 inline void TimeoutWatch::stop() {
+  std::unordered_set<Timers::Id> armed;
   {
     std::lock_guard g(mu_);
     stopping_ = true;
+    armed.swap(armed_);
   }
-  cv_.notify_one();
-  if (thread_.joinable()) thread_.join();
+  for (const Timers::Id id : armed) Timers::shared().cancel(id);
+  std::unique_lock g(mu_);
+  fired_.wait(g, [&] { return firing_ == 0; });
 }
 
-inline void TimeoutWatch::run() {
-  std::unique_lock g(mu_);
-  while (!stopping_) {
-    if (due_.empty()) {
-      cv_.wait(g);
-      continue;
-    }
-    if (cv_.wait_until(g, due_.begin()->first) == std::cv_status::no_timeout) continue;
-    std::vector<Entry> expired;
-    const auto now = Clock::now();
-    while (!due_.empty() && due_.begin()->first <= now) {
-      expired.push_back(std::move(due_.begin()->second));
-      due_.erase(due_.begin());
-    }
-    g.unlock();
-    for (auto& e : expired) {
-      TaskPtr task = e.task.lock();
-      if (!task) continue;  // settled and gone
-      TaskImpl* t = impl(task.get());
-      if (!t->claim(e.attempt)) continue;  // finished in time, or already moved on
-      const long ms = t->failure().timeout_ms;
-      t->settle(std::make_exception_ptr(
-          std::runtime_error("timed out after " + std::to_string(ms) + " ms")));
-    }
-    g.lock();
-  }
+inline void TimeoutWatch::expire(const std::weak_ptr<Task>& task, int attempt) {
+  TaskPtr locked = task.lock();
+  if (!locked) return;  // settled and gone
+  TaskImpl* t = impl(locked.get());
+  if (!t->claim(attempt)) return;  // finished in time, or already moved on
+  const long ms = t->failure().timeout_ms;
+  t->settle(
+      std::make_exception_ptr(std::runtime_error("timed out after " + std::to_string(ms) + " ms")));
 }
 
 }  // namespace cei::rt

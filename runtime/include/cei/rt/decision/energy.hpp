@@ -21,9 +21,9 @@
 
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/platform.hpp>
+#include <cei/rt/timers.hpp>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -32,7 +32,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace cei::rt {
@@ -124,13 +123,13 @@ class EnergyLedger {
   double first_j_ = 0, last_j_ = 0, tasks_j_ = 0, idle_j_ = 0;
 };
 
-// A meter read on a thread of its own every period, feeding an EnergyLedger. Thread-safe; the
-// task path (begin, end, cancel) never reads the meter.
+// A meter read every period on the process's timer thread (cei/rt/timers.hpp), feeding an
+// EnergyLedger. Thread-safe; the task path (begin, end, cancel) never reads the meter.
 class MeterSampler {
  public:
   using RunId = EnergyLedger::RunId;
   using Resolved = EnergyLedger::Resolved;
-  // Reads the meter once now (the origin of the account), then every period on its thread.
+  // Reads the meter once now (the origin of the account), then every period.
   MeterSampler(std::unique_ptr<EnergyMeter> meter, std::chrono::milliseconds period,
                std::size_t max_pending = std::size_t{1} << 16);
   ~MeterSampler();  // finish()
@@ -160,7 +159,6 @@ class MeterSampler {
 
  private:
   void read_once();
-  void loop(std::chrono::milliseconds period);
 
   std::unique_ptr<EnergyMeter> meter_;
   const EnergySource source_;
@@ -168,9 +166,8 @@ class MeterSampler {
   EnergyLedger ledger_;
   std::mutex read_mu_;  // one read at a time, its sample pushed in order
   std::mutex stop_mu_;
-  std::condition_variable cv_;
   bool stop_ = false;
-  std::thread thread_;
+  Timers::Id timer_;
 };
 
 // Replaces the meters open_for finds (RAPL, NVML) for every platform opened from now on: opener
