@@ -32,7 +32,9 @@ bool has_native(const CeInfo& ce, bool approximate) {
 // whose workers publish its inout values as they were (the CPU's).
 bool serves(const Platform& p, const CeInfo& ce, Quality q) {
   const Capabilities caps = p.capabilities();
-  if (caps.has(Capabilities::Kernels)) return q == Quality::Accurate && ce.opencl;
+  if (caps.has(Capabilities::Kernels))
+    return q == Quality::Accurate ? ce.opencl != nullptr
+                                  : q == Quality::Approximate && ce.opencl_approximate;
   if (caps.has(Capabilities::PicksVersion))
     return q == Quality::Dropped || has_native(ce, q == Quality::Approximate);
   // A platform that runs version 0 or the kernel (a node) runs the program's own result only:

@@ -14,5 +14,10 @@ struct [[cei::interface]] ApproxCEI {
   [[cei::significance("par1", droppable = true)]]
   static void halve([[cei::inout]] LVec& v, long level);
   [[cei::method(declaring_class = "approx_exact")]]
+  [[cei::opencl(kernel = "approx.cl", global_work_size = "par0.x", name = "scale_rough",
+                approximate = true)]]
+  [[cei::significance("par1")]]
+  static void scale([[cei::inout]] LVec& v, long level);
+  [[cei::method(declaring_class = "approx_exact")]]
   static long total([[cei::in]] const LVec& v);
 };

@@ -9,6 +9,9 @@ void smooth(LVec& v, long /*level*/) {
 void halve(LVec& v, long /*level*/) {
   for (long& x : v) x /= 2;
 }
+void scale(LVec& v, long /*level*/) {
+  for (long& x : v) x = x * 3 + 1;
+}
 long total(const LVec& v) {
   return std::accumulate(v.begin(), v.end(), 0L);
 }

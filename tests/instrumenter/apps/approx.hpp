@@ -10,6 +10,7 @@ namespace approx_exact {
 void smooth(LVec& v, long level);  // v[i] = v[i] * 10 + 1
 void halve(LVec& v, long level);   // v[i] /= 2
 long total(const LVec& v);
+void scale(LVec& v, long level);  // v[i] = v[i] * 3 + 1; approx.cl's kernel leaves out the 1
 }  // namespace approx_exact
 
 namespace approx_fast {

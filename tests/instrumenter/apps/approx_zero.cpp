@@ -1,6 +1,7 @@
 // Significance 0: the approximation runs where there is one; a droppable CE without one is
 // dropped, its inout left as it was, and the tasks after it run on that value. Deterministic:
-// tests/instrumenter/CMakeLists.txt holds what it prints.
+// tests/instrumenter/CMakeLists.txt holds what it prints. `scale` has its approximation on the
+// OpenCL device only: without one listed, it runs accurate.
 #include <cstdio>
 
 #include "approx.hpp"
@@ -20,11 +21,14 @@ int main() {
   approx_exact::halve(c, 0);     // dropped: 8 6 4
   approx_exact::smooth(c, 0);    // after it, on its value: 80 60 40
   approx_exact::halve(d, 100);   // accurate: 4 3 2
+  LVec e = {1, 2, 3};
+  approx_exact::scale(e, 0);     // on the device: 3 6 9; without it, accurate: 4 7 10
   const long t = approx_exact::total(c);
   print("a", a);
   print("b", b);
   print("c", c);
   print("d", d);
+  print("e", e);
   std::printf("total: %ld\n", t);
   return 0;
 }
