@@ -61,7 +61,8 @@ const expr::ExprList& parsed(const char* source) {
 int significance_of(const CeInfo& ce, const std::vector<TaskArg>& args) {
   if (!ce.significance) return 100;
   try {
-    const std::int64_t v = expr::evaluate(parsed(ce.significance), TaskArgs(ce, args), ce.name)[0];
+    const std::int64_t v =
+        expr::evaluate_value(parsed(ce.significance), TaskArgs(ce, args), ce.name);
     return static_cast<int>(std::clamp<std::int64_t>(v, 0, 100));
   } catch (const std::exception& e) {  // checked when the application was built; values were not
     static std::mutex mu;

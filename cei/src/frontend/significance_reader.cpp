@@ -33,7 +33,7 @@ void check_expression(const ReadContext& rc, const model::CoreElement& ce, const
                                                   " values; it is one expression, 0 to 100");
   if (arg.text.find("par") != std::string::npos) return;  // known when a task is created
   try {
-    const std::int64_t v = expr::evaluate(e, NoArgs{}, ce.name)[0];
+    const std::int64_t v = expr::evaluate_value(e, NoArgs{}, ce.name);
     if (v < 0 || v > 100)
       rc.diags.error(rc.arg_loc(a, arg), "significance " + std::to_string(v) + " of CE '" +
                                              ce.name + "' is out of range: it is 0 to 100");
