@@ -63,8 +63,11 @@ void Scheduler::decide_quality(TaskImpl& t) {
   // The significance rule: 0 runs an approximation, or nothing when the CE is droppable and has
   // none; anything above 0 runs accurate.
   Quality q = asked.value_or(t.significance_ == 0 ? Quality::Approximate : Quality::Accurate);
-  if (!asked && q == Quality::Approximate && !servable(q) && ce.droppable) q = Quality::Dropped;
-  if ((q == Quality::Dropped && !ce.droppable) || !servable(q)) q = Quality::Accurate;
+  // Accurate, the common case, asks the platforms nothing: fits() finds those that serve it.
+  if (q != Quality::Accurate) {
+    if (!asked && q == Quality::Approximate && !servable(q) && ce.droppable) q = Quality::Dropped;
+    if ((q == Quality::Dropped && !ce.droppable) || !servable(q)) q = Quality::Accurate;
+  }
   t.quality_ = q;
   t.quality_decided = true;
 }

@@ -1,5 +1,6 @@
 #include "approx.hpp"
 
+#include <cstdio>
 #include <numeric>
 
 namespace approx_exact {
@@ -22,3 +23,9 @@ void smooth(LVec& v, long /*level*/) {
   for (long& x : v) x = x * 10;
 }
 }  // namespace approx_fast
+
+void approx_print(const char* name, const LVec& v) {
+  std::printf("%s:", name);
+  for (long x : v) std::printf(" %ld", x);
+  std::printf("\n");
+}

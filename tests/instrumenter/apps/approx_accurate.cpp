@@ -4,14 +4,6 @@
 
 #include "approx.hpp"
 
-namespace {
-void print(const char* name, const LVec& v) {
-  std::printf("%s:", name);
-  for (long x : v) std::printf(" %ld", x);
-  std::printf("\n");
-}
-}  // namespace
-
 int main() {
   LVec a = {1, 2, 3}, b = {8, 6, 4}, c = {5, 7, 9};
   approx_exact::smooth(a, 100);
@@ -19,9 +11,9 @@ int main() {
   approx_exact::halve(b, 50);
   approx_fast::smooth(c, 7);
   approx_exact::smooth(c, 100);
-  print("a", a);
-  print("b", b);
-  print("c", c);
+  approx_print("a", a);
+  approx_print("b", b);
+  approx_print("c", c);
   std::printf("total: %ld\n", approx_exact::total(b));
   return 0;
 }

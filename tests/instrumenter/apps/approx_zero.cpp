@@ -6,14 +6,6 @@
 
 #include "approx.hpp"
 
-namespace {
-void print(const char* name, const LVec& v) {
-  std::printf("%s:", name);
-  for (long x : v) std::printf(" %ld", x);
-  std::printf("\n");
-}
-}  // namespace
-
 int main() {
   LVec a = {1, 2, 3}, b = {1, 2, 3}, c = {8, 6, 4}, d = {8, 6, 4};
   approx_exact::smooth(a, 0);    // approximate: 10 20 30
@@ -24,11 +16,11 @@ int main() {
   LVec e = {1, 2, 3};
   approx_exact::scale(e, 0);     // on the device: 3 6 9; without it, accurate: 4 7 10
   const long t = approx_exact::total(c);
-  print("a", a);
-  print("b", b);
-  print("c", c);
-  print("d", d);
-  print("e", e);
+  approx_print("a", a);
+  approx_print("b", b);
+  approx_print("c", c);
+  approx_print("d", d);
+  approx_print("e", e);
   std::printf("total: %ld\n", t);
   return 0;
 }
