@@ -28,15 +28,19 @@ bool has_native(const CeInfo& ce, bool approximate) {
   return false;
 }
 
-// Whether p has the version a task of quality q runs. A dropped task runs nothing, on a platform
-// whose workers publish its inout values as they were (the CPU's).
+// Whether p has the version a task of quality q runs: for Accurate, whatever can_run() said
+// unless all the CE offers of p's kind is an approximation. A dropped task runs nothing, on a
+// platform whose workers publish its inout values as they were (the CPU's).
 bool serves(const Platform& p, const CeInfo& ce, Quality q) {
   const Capabilities caps = p.capabilities();
-  if (caps.has(Capabilities::Kernels))
-    return q == Quality::Accurate ? ce.opencl != nullptr
-                                  : q == Quality::Approximate && ce.opencl_approximate;
-  if (caps.has(Capabilities::PicksVersion))
-    return q == Quality::Dropped || has_native(ce, q == Quality::Approximate);
+  if (caps.has(Capabilities::Kernels)) {
+    if (q == Quality::Accurate) return ce.opencl || !ce.opencl_approximate;
+    return q == Quality::Approximate && ce.opencl_approximate;
+  }
+  if (caps.has(Capabilities::PicksVersion)) {
+    if (q == Quality::Accurate) return ce.nversions == 0 || has_native(ce, false);
+    return q == Quality::Dropped || has_native(ce, true);
+  }
   // A platform that runs version 0 or the kernel (a node) runs the program's own result only:
   // the registry lists accurate versions first.
   return q == Quality::Accurate && (ce.nversions == 0 || !ce.versions[0].approximate);
