@@ -120,4 +120,8 @@ std::vector<std::int64_t> evaluate(const ExprList& e, const Args& args, std::str
   return out;
 }
 
+std::int64_t evaluate_value(const ExprList& e, const Args& args, std::string_view ce_name) {
+  return Evaluator(e, args, ce_name).eval(*e.dims.at(0));
+}
+
 }  // namespace cei::expr

@@ -45,6 +45,12 @@ class TaskImpl final : public TaskContext {
   // task moved once is not moved again).
   double forecast_exec_s = 0;
   bool linked = false;  // in the rank graph (RuntimeCore::link), under its lock
+  // Set once by the Scheduler before the first placement (quality_decided), read-only afterwards.
+  int significance_ = 100;
+  Quality quality_ = Quality::Accurate;
+  bool quality_decided = false;
+  int significance() const override { return significance_; }
+  Quality quality() const override { return quality_; }
 
   // Keeps the task alive from submission until settled, so platforms may hold raw pointers.
   TaskPtr self;

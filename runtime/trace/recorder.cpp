@@ -21,10 +21,15 @@ std::vector<DataUse> data_uses(const Task& t) {
   return uses;
 }
 
-std::string implementation(const CeInfo& ce, int version_index) {
+// "matmul", "opencl"; "blur_fast (approximate)", "opencl (approximate)"; "dropped".
+std::string implementation(const Task& t) {
+  const CeInfo& ce = t.ce();
+  const int version_index = t.timing().version_index;
+  if (t.quality() == Quality::Dropped) return "dropped";
+  const char* suffix = t.quality() == Quality::Approximate ? kApproximateSuffix : "";
   if (version_index >= 0 && static_cast<std::size_t>(version_index) < ce.nversions)
-    return ce.versions[version_index].declaring_class;
-  return ce.opencl ? "opencl" : "";
+    return ce.versions[version_index].declaring_class + std::string(suffix);
+  return ce.opencl || ce.opencl_approximate ? "opencl" + std::string(suffix) : "";
 }
 
 }  // namespace
@@ -93,8 +98,8 @@ void Recorder::task_started(const Task& t, const Platform& p, int lane) {
 
 void Recorder::task_finished(const Task& t, const Platform& p, int lane, bool failed) {
   const Task::Timing& timing = t.timing();
-  push(Finished{t.id(), describe(p), lane, failed, Clock::now(), timing,
-                implementation(t.ce(), timing.version_index), data_uses(t)});
+  push(Finished{t.id(), describe(p), lane, failed, Clock::now(), timing, implementation(t),
+                data_uses(t)});
 }
 
 void Recorder::transfer(const TransferEvent& e) {

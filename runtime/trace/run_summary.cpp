@@ -90,6 +90,10 @@ Summary summarize(const RunRecord& run) {
     s.energy.push_back(std::move(e));
   }
   for (const ReplacementRecord& r : run.replacements) ++s.replaced[r.from + " → " + r.to];
+  for (const TaskRecord& t : run.tasks) {
+    if (t.implementation == "dropped") ++s.dropped;
+    if (t.implementation.ends_with(kApproximateSuffix)) ++s.approximate;
+  }
   s.makespan_s = run.makespan_s();
   return s;
 }
@@ -184,6 +188,9 @@ std::string format_summary(const Summary& s) {
     out += fmt::format("re-placed: {} queued task(s) from platforms behind their forecasts ({})\n",
                        n, pairs);
   }
+  if (s.approximate + s.dropped > 0)
+    out += fmt::format("quality: {} task(s) ran an approximation, {} dropped\n", s.approximate,
+                       s.dropped);
   if (!s.energy.empty()) out += "\n" + format_energy(s.energy);
   return out;
 }

@@ -147,6 +147,12 @@ TEST(ExprEval, ErrorsNameCeExpressionAndValues) {
             "(in 'par0 * 4' at column 1)");
 }
 
+// A significance is a value, not a size: negative values are the caller's to clamp.
+TEST(ExprEval, ValueMayBeNegative) {
+  EXPECT_EQ(cei::expr::evaluate_value(cei::expr::parse("50 - par0"), TestArgs({scalar(70)}), "f"),
+            -20);
+}
+
 TEST(ExprEval, ArgumentsThatDoNotFitTheExpression) {
   EXPECT_NE(eval_error("par3", {scalar(1)}).find("par3 does not exist: the call has 1 argument"),
             std::string::npos);

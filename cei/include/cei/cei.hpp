@@ -14,6 +14,9 @@
 //   [[cei::method(declaring_class = "S")]]   a native version S::name (repeatable)
 //   [[cei::opencl(kernel = "f.cl", global_work_size = "...", local_work_size = "...",
 //                 offset = "...", result_size = "...", name = "...")]]
+//   [[cei::approximate(declaring_class = "S")]]   a cheaper, less accurate native version S::name
+//   [[cei::opencl(..., approximate = true)]]      a cheaper, less accurate kernel
+//   [[cei::significance("expr", droppable = true)]]  0..100, over the parameters as work sizes
 //   [[cei::in]] [[cei::out]] [[cei::inout]]  parameter directions (in is the default)
 //   [[cei::on_failure(policy = "retry|cancel_successors|ignore|fail", retries = N,
 //                     timeout_ms = N)]]      what the runtime does when a task fails

@@ -62,5 +62,7 @@ class Args {
   virtual std::int64_t element(std::size_t par, std::span<const std::int64_t> index) const = 0;
 };
 std::vector<std::int64_t> evaluate(const ExprList& e, const Args& args, std::string_view ce_name);
+// The first expression's value, negative or not (a significance, not a size).
+std::int64_t evaluate_value(const ExprList& e, const Args& args, std::string_view ce_name);
 
 }  // namespace cei::expr

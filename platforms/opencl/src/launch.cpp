@@ -33,9 +33,8 @@ struct WorkSizes {
   std::vector<std::int64_t> global, local, offset, result;
 };
 
-WorkSizes work_sizes(const rt::CeInfo& ce, const std::array<expr::ExprList, 4>& e,
-                     const std::vector<ArgView>& params) {
-  const rt::OpenCLImpl& cl = *ce.opencl;
+WorkSizes work_sizes(const rt::CeInfo& ce, const rt::OpenCLImpl& cl,
+                     const std::array<expr::ExprList, 4>& e, const std::vector<ArgView>& params) {
   ExprArgs args(params);
   WorkSizes w;
   w.global = expr::evaluate(e[0], args, ce.name);
@@ -82,17 +81,20 @@ std::size_t count(const std::vector<std::int64_t>& e) {
 void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
   rt::Task& task = *r->task;
   const rt::CeInfo& ce = task.ce();
+  // The scheduler sends a task of Quality::Approximate here only when the CE has that kernel.
+  const rt::OpenCLImpl& cl =
+      task.quality() == rt::Quality::Approximate ? *ce.opencl_approximate : *ce.opencl;
   auto& args = task.args();
   try {
     for (auto& a : args)
       if (a.in && a.in->state() == rt::Version::State::Failed) return fail(r, a.in->error());
 
-    auto& e = exprs[ce.opencl];
+    auto& e = exprs[&cl];
     if (e[0].dims.empty()) {
-      e[0] = expr::parse(ce.opencl->global_work_size);
-      if (*ce.opencl->local_work_size) e[1] = expr::parse(ce.opencl->local_work_size);
-      if (*ce.opencl->offset) e[2] = expr::parse(ce.opencl->offset);
-      if (ce.result) e[3] = expr::parse(ce.opencl->result_size);
+      e[0] = expr::parse(cl.global_work_size);
+      if (*cl.local_work_size) e[1] = expr::parse(cl.local_work_size);
+      if (*cl.offset) e[2] = expr::parse(cl.offset);
+      if (ce.result) e[3] = expr::parse(cl.result_size);
     }
     bool reads_elements = false;
     for (auto& x : e) reads_elements |= x.source.find('[') != std::string::npos;
@@ -132,13 +134,13 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     };
     if (auto err = input_failure()) return fail(r, err);
     std::vector<ArgView> params(views.begin(), views.begin() + ce.nparams);
-    WorkSizes w = work_sizes(ce, e, params);
+    WorkSizes w = work_sizes(ce, cl, e, params);
     if (ce.result) {
       std::copy(w.result.begin(), w.result.end(), views[ce.nparams].extents.begin());
       if (ce.result->rank == 0) views[ce.nparams].extents = {0, 0, 0};
     }
 
-    const Programs::Built& built = programs.kernel_for(ce);
+    const Programs::Built& built = programs.kernel_for(ce, cl);
     if (!built.kernel) throw std::runtime_error(built.log);
     cl_kernel k = built.kernel.get();
 
@@ -238,8 +240,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
 
     std::vector<std::size_t> g(w.global.begin(), w.global.end()), l(w.local.begin(), w.local.end()),
         o(w.offset.begin(), w.offset.end());
-    const bool inject =
-        !options.fail_kernel.empty() && options.fail_kernel == ce.opencl->kernel_name;
+    const bool inject = !options.fail_kernel.empty() && options.fail_kernel == cl.kernel_name;
     if (inject) {
       // PoCL 3.1 crashes now and then (a segfault or an assertion in its driver thread) when a
       // user event fails while the driver makes the kernel that waits for it ready: let all else
@@ -265,9 +266,9 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       injected = Event(clCreateUserEvent(context.get(), &err));
       check(err, "clCreateUserEvent");
       wait.push_back(injected.get());
-      r->fault = std::make_shared<Outcome>(
-          &ce, "kernel " + std::string(ce.opencl->kernel_name) + " on " + name, injected.get(),
-          std::vector<std::weak_ptr<Outcome>>{});
+      r->fault =
+          std::make_shared<Outcome>(&ce, "kernel " + std::string(cl.kernel_name) + " on " + name,
+                                    injected.get(), std::vector<std::weak_ptr<Outcome>>{});
       sources.push_back(r->fault);
     }
     if (hooks.started) hooks.started(task);  // before the kernel can start
@@ -280,8 +281,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     enqueued(kq);
     r->kernel = Event(kev);
     r->outcome = std::make_shared<Outcome>(
-        &ce, "kernel " + std::string(ce.opencl->kernel_name) + " on " + name, kev,
-        std::move(sources));
+        &ce, "kernel " + std::string(cl.kernel_name) + " on " + name, kev, std::move(sources));
     if (capped) {
       r->slot = slot;
       last_kernels.push_back(std::move(slot));

@@ -65,11 +65,14 @@ unsigned OpenCLPlatform::host_cores() const {
 }
 
 bool OpenCLPlatform::can_run(const rt::CeInfo& ce) const {
-  if (!ce.opencl || ce.is_instance) return false;
+  if ((!ce.opencl && !ce.opencl_approximate) || ce.is_instance) return false;
   for (std::size_t i = 0; i < ce.nparams; ++i)
     if (!runnable_type(ce.params[i].type)) return false;
   if (ce.result && !runnable_type(ce.result)) return false;
-  return static_cast<bool>(impl_->programs.kernel_for(ce).kernel);
+  // Both kernels, when the CE has both: the scheduler sends either kind of task here.
+  for (const rt::OpenCLImpl* cl : {ce.opencl, ce.opencl_approximate})
+    if (cl && !impl_->programs.kernel_for(ce, *cl).kernel) return false;
+  return true;
 }
 
 Estimate OpenCLPlatform::estimate(const rt::Task& t) const {

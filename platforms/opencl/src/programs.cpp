@@ -65,9 +65,8 @@ Programs::Programs(cl_context ctx, cl_device_id dev, const DeviceInfo& info, std
                                       : cache_dir),
       options_(std::move(build_options)) {}
 
-const Programs::Built& Programs::kernel_for(const rt::CeInfo& ce) {
+const Programs::Built& Programs::kernel_for(const rt::CeInfo& ce, const rt::OpenCLImpl& cl) {
   std::lock_guard lock(mu_);
-  const rt::OpenCLImpl& cl = *ce.opencl;
   if (auto it = kernels_.find(&cl); it != kernels_.end()) return it->second;
   Built b;
   std::string src = cl.source ? cl.source : "";

@@ -26,7 +26,8 @@ class Programs {
     std::string log;  // build log, file names rewritten to the kernel file's path
   };
   // Thread-safe; the first call for a CE builds (slow), later calls return the cached result.
-  const Built& kernel_for(const rt::CeInfo& ce);
+  // `cl`: ce.opencl, or ce.opencl_approximate for a task that runs the approximation.
+  const Built& kernel_for(const rt::CeInfo& ce, const rt::OpenCLImpl& cl);
 
   std::uint64_t disk_hits() const { return disk_hits_; }
 

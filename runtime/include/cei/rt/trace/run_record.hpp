@@ -44,6 +44,8 @@ struct PlatformForecast {
   Forecast forecast;
 };
 
+inline constexpr const char* kApproximateSuffix = " (approximate)";
+
 struct TaskRecord {
   std::uint64_t id = 0;
   std::string ce;              // "multiply"
@@ -55,7 +57,9 @@ struct TaskRecord {
   std::string policy;
   std::string platform;  // where it ran; the chosen one until it starts
   int lane = -1;
-  std::string implementation;  // the native version's declaring class, or "opencl"
+  // The native version's declaring class, or "opencl"; kApproximateSuffix appended for an
+  // approximation; "dropped" for a task that ran nothing (docs/language.md).
+  std::string implementation;
   bool started = false, finished = false, failed = false;
   Clock::time_point submitted{}, start{}, end{};
   Task::Timing timing{};

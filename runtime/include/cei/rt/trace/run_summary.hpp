@@ -51,6 +51,8 @@ struct Summary {
   std::string policy;
   // Second thoughts: tasks re-placed, per pair of platforms ("cpu → opencl0").
   std::map<std::string, std::size_t> replaced;
+  // Tasks that ran an approximation, and tasks dropped (docs/language.md).
+  std::size_t approximate = 0, dropped = 0;
 };
 
 Summary summarize(const RunRecord& run);

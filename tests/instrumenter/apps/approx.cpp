@@ -1,0 +1,31 @@
+#include "approx.hpp"
+
+#include <cstdio>
+#include <numeric>
+
+namespace approx_exact {
+void smooth(LVec& v, long /*level*/) {
+  for (long& x : v) x = x * 10 + 1;
+}
+void halve(LVec& v, long /*level*/) {
+  for (long& x : v) x /= 2;
+}
+void scale(LVec& v, long /*level*/) {
+  for (long& x : v) x = x * 3 + 1;
+}
+long total(const LVec& v) {
+  return std::accumulate(v.begin(), v.end(), 0L);
+}
+}  // namespace approx_exact
+
+namespace approx_fast {
+void smooth(LVec& v, long /*level*/) {
+  for (long& x : v) x = x * 10;
+}
+}  // namespace approx_fast
+
+void approx_print(const char* name, const LVec& v) {
+  std::printf("%s:", name);
+  for (long x : v) std::printf(" %ld", x);
+  std::printf("\n");
+}

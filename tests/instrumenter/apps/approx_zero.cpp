@@ -1,0 +1,26 @@
+// Significance 0: the approximation runs where there is one; a droppable CE without one is
+// dropped, its inout left as it was, and the tasks after it run on that value. Deterministic:
+// tests/instrumenter/CMakeLists.txt holds what it prints. `scale` has its approximation on the
+// OpenCL device only: without one listed, it runs accurate.
+#include <cstdio>
+
+#include "approx.hpp"
+
+int main() {
+  LVec a = {1, 2, 3}, b = {1, 2, 3}, c = {8, 6, 4}, d = {8, 6, 4};
+  approx_exact::smooth(a, 0);    // approximate: 10 20 30
+  approx_exact::smooth(b, 50);   // accurate: 11 21 31
+  approx_exact::halve(c, 0);     // dropped: 8 6 4
+  approx_exact::smooth(c, 0);    // after it, on its value: 80 60 40
+  approx_exact::halve(d, 100);   // accurate: 4 3 2
+  LVec e = {1, 2, 3};
+  approx_exact::scale(e, 0);     // on the device: 3 6 9; without it, accurate: 4 7 10
+  const long t = approx_exact::total(c);
+  approx_print("a", a);
+  approx_print("b", b);
+  approx_print("c", c);
+  approx_print("d", d);
+  approx_print("e", e);
+  std::printf("total: %ld\n", t);
+  return 0;
+}
