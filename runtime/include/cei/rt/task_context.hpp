@@ -72,6 +72,14 @@ class TaskContext : public Task {
     return v != 0 && !(v & kStarted) &&
            open_.compare_exchange_strong(v, v | kStarted, std::memory_order_acq_rel);
   }
+  // The same for attempt `attempt` only: false when it is not the open one any more (withdrawn,
+  // timed out, or placed again and another attempt opened), so a platform whose queue entry
+  // outlived its attempt never begins the next one. Thread-safe.
+  bool begin(int attempt) {
+    int v = attempt;
+    return attempt != 0 &&
+           open_.compare_exchange_strong(v, attempt | kStarted, std::memory_order_acq_rel);
+  }
   // Closes the open attempt if it has not begun (the platform's Platform::withdraw): the
   // scheduler then places the task again. Thread-safe.
   bool withdraw() {
