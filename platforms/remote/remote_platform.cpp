@@ -449,6 +449,9 @@ class RemotePlatform : public rt::Platform {
     auto& args = t.args();
     TaskRequest req{t.ce().interface_name, t.ce().name, {}, ""};
     auto& timing = t.timing();
+    // The node runs the CE's first native version: the profiles learn its runs as that version,
+    // which forecast() reads (recorded as -1, the kernel's slot, they never corrected it).
+    timing.version_index = 0;
     timing.start = Clock::now();
     std::vector<NodeRef> outputs;  // one per output, in argument order
     for (std::size_t i = 0; i < args.size(); ++i) {

@@ -478,9 +478,7 @@ void OpenCLPlatform::Impl::retry_deferred() {
 void OpenCLPlatform::Impl::submit(rt::TaskPtr t) {
   tasks_in_flight++;
   auto r = std::make_shared<Running>();
-  // The runtime's tasks are contexts (task_context.hpp); a test may drive the platform with tasks
-  // of its own, which have no attempt to withdraw.
-  r->context = dynamic_cast<rt::TaskContext*>(t.get());
+  r->context = t->attempts();
   if (r->context) r->attempt = r->context->attempt();
   r->task = std::move(t);
   r->pinned.reserve(4);
@@ -541,12 +539,10 @@ void OpenCLPlatform::Impl::fail(const std::shared_ptr<Running>& r, std::exceptio
 }
 
 void OpenCLPlatform::Impl::settle(Running& r, std::exception_ptr e) {
-  // On r's own attempt: one settled meanwhile (timed out) may have been placed again already,
-  // and its next attempt is not this kernel's to settle.
-  if (r.context)
-    r.context->fail(r.attempt, std::move(e));
-  else
-    r.task->finish(std::move(e));
+  // An attempt settled meanwhile (timed out) may have been placed again already: its next
+  // attempt is not this kernel's to settle. (TaskContext's claiming verdicts are the runtime's
+  // code, which this library does not link: the platform is also driven without the runtime.)
+  if (!r.context || r.context->attempt() == r.attempt) r.task->finish(std::move(e));
 }
 
 double OpenCLPlatform::Impl::forecast_exec_s(const rt::Task& t) const {

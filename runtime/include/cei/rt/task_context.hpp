@@ -52,6 +52,7 @@ class TaskContext : public Task {
   // The verdict on whatever attempt is open (for platforms that do not track attempts).
   void finish(std::exception_ptr error) final;
   void fail(std::exception_ptr error, Failure how) final;
+  TaskContext* attempts() final { return this; }
 
   // The open attempt: the token a platform takes when it starts the task (0: none, the task is
   // settled or between attempts). Thread-safe.
