@@ -27,6 +27,8 @@
 #include <cei/rt/observer.hpp>
 #include <cei/rt/runtime.hpp>
 
+#include "rethink_ce.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -50,40 +52,14 @@ namespace {
 
 namespace rt = cei::rt;
 namespace fs = std::filesystem;
-using IVec = cei::Vector<int>;
+using cei::rethink::cpu_seconds;
+using cei::rethink::inc_ce;
+using cei::rethink::IVec;
 using Seconds = std::chrono::duration<double>;
 
 constexpr std::size_t kSize = 256;
 constexpr double kSpeedup = 4;    // the other platform against the one that slows down, before
 constexpr double kSlowdown = 20;  // ... and how much slower that one becomes
-
-// The CPU's version sleeps this long (set before each phase).
-std::atomic<double> cpu_seconds{0};
-
-void inc_native(void* const* a) {
-  std::this_thread::sleep_for(Seconds(cpu_seconds.load()));
-  IVec r = *static_cast<const IVec*>(a[0]);
-  for (auto& x : r) x += 1;
-  *static_cast<IVec*>(a[2]) = std::move(r);
-}
-
-// `iters` steps of a generator per element, whose state ends at 0 for none of the inputs: the
-// device's time, calibrated by iters; the result is the CPU's.
-constexpr const char* kSource = R"CL(
-__kernel void inc(__global const int* v, int iters, __global int* out) {
-  size_t i = get_global_id(0);
-  uint s = (uint)v[i];
-  for (int k = 0; k < iters; ++k) s = s * 1664525u + 1013904223u;
-  out[i] = v[i] + 1 + (s == 0u);
-}
-)CL";
-
-const rt::ParamInfo params[] = {{"v", rt::Dir::In, &rt::type_ops<IVec>()},
-                                {"iters", rt::Dir::In, &rt::type_ops<int>()}};
-const rt::NativeVersion natives[] = {{"Native", &inc_native}};
-const rt::OpenCLImpl inc_cl{"inc", kSource, "rethink_bench.cl", "par0.x", "", "", "par0.x"};
-const rt::CeInfo inc_ce{"inc", "RethinkBench", false, params, 2, &rt::type_ops<IVec>(), natives,
-                        1,     &inc_cl};
 
 // Tasks re-placed and tasks per platform.
 struct Tally final : rt::Observer {

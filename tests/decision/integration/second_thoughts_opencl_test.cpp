@@ -6,90 +6,42 @@
 // behind them are taken back and placed again on the CPU, the trace and the summary say so, every
 // result is the sequential program's, and no task runs twice, round after round (the withdrawals
 // race the launches that completions release).
-#include <cei/array.hpp>
 #include <cei/rt/api.hpp>
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/policies.hpp>
 #include <cei/rt/decision/profile_store.hpp>
 #include <cei/rt/observer.hpp>
 #include <cei/rt/runtime.hpp>
-#include <cei/rt/trace/chrome_trace.hpp>
 #include <cei/rt/trace/run_record.hpp>
-#include <cei/rt/trace/run_summary.hpp>
 
 #include <gtest/gtest.h>
 
 #include "inc_ce.hpp"
+#include "moves.hpp"
+#include "rethink_ce.hpp"
 
 #include <atomic>
-#include <chrono>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace cei::test {
 namespace {
 
 namespace rt = cei::rt;
-using IVec = cei::Vector<int>;
+using rethink::cpu_seconds;
+using rethink::inc_ce;
+using rethink::IVec;
 
 constexpr std::size_t kSize = 256;
 constexpr int kFastIters = 20000;
 constexpr int kSlowdown = 20;
 
-// The CPU's version sleeps as long as its profile says (set once the device is measured): the
-// CPU runs on time, and leaves the two cores to PoCL meanwhile.
-std::atomic<double> cpu_seconds{0};
-
-void inc_sleeping(void* const* a) {
-  std::this_thread::sleep_for(std::chrono::duration<double>(cpu_seconds.load()));
-  IVec r = *static_cast<const IVec*>(a[0]);
-  for (auto& x : r) x += 1;
-  *static_cast<IVec*>(a[2]) = std::move(r);
-}
-
-// `iters` steps of a generator per element, whose state is 0 for none of the test's inputs: the
-// device's time.
-constexpr const char* kSource = R"CL(
-__kernel void inc(__global const int* v, int iters, __global int* out) {
-  size_t i = get_global_id(0);
-  uint s = (uint)v[i];
-  for (int k = 0; k < iters; ++k) s = s * 1664525u + 1013904223u;
-  out[i] = v[i] + 1 + (s == 0u);
-}
-)CL";
-
-const rt::ParamInfo params[] = {{"v", rt::Dir::In, &rt::type_ops<IVec>()},
-                                {"iters", rt::Dir::In, &rt::type_ops<int>()}};
-const rt::NativeVersion natives[] = {{"Native", &inc_sleeping}};
-const rt::OpenCLImpl inc_cl{"inc", kSource, "second_thoughts_opencl_test.cl", "par0.x", "",
-                            "",    "par0.x"};
-const rt::CeInfo inc_ce{"inc", "RethinkCLCEI", false, params, 2, &rt::type_ops<IVec>(), natives,
-                        1,     &inc_cl};
-
-// How many times each task began on any platform.
-struct Starts final : rt::Observer {
-  std::mutex mu;
-  std::map<std::uint64_t, int> of;
-  void task_submitted(const rt::Task&, std::span<const rt::Dependency>,
-                      std::span<const rt::Candidate>, std::size_t, const char*) override {}
-  void task_started(const rt::Task& t, const rt::Platform&, int) override {
-    std::lock_guard g(mu);
-    ++of[t.id()];
-  }
-  void task_finished(const rt::Task&, const rt::Platform&, int, bool) override {}
-  void transfer(const rt::TransferEvent&) override {}
-  void run_finished() override {}
-};
-
 rt::trace::Recorder& recorder() {
   return observer<rt::trace::Recorder>();
 }
-const bool observers_added = (recorder(), observer<Starts>(), true);
+const bool observers_added = (recorder(), observer<TaskCounts>(), true);
 
 // n independent tasks of `iters` iterations on the device; checks every result.
 void batch(int n, int iters) {
@@ -141,34 +93,16 @@ TEST(SecondThoughtsOpenCL, TasksHeldForASlowedDeviceArePlacedAgainAndRunOnce) {
 
     // The record of every round so far (the recorder keeps the whole run).
     const rt::trace::RunRecord run = recorder().snapshot();
-    std::map<std::uint64_t, std::string> ran_on;
-    for (const auto& t : run.tasks) ran_on[t.id] = t.platform;
-    for (const auto& r : run.replacements) {
-      EXPECT_EQ(r.from, "cl");
-      EXPECT_EQ(r.to, "cpu");
-      EXPECT_GT(r.lag, 1) << "placed again although the device ran as its profile says";
-      EXPECT_EQ(ran_on[r.task], "cpu") << "task " << r.task;
-    }
-    const std::size_t this_round = run.replacements.size() - replaced;
-    replaced = run.replacements.size();
     // Without second thoughts the device runs every task queued there; with them, the few
     // enqueued ahead when it fell behind and those the policy keeps.
-    EXPECT_GE(this_round, 3u) << "round " << round;
-    if (round == 0) {
-      std::ostringstream trace;
-      rt::trace::write_chrome_trace(run, trace);
-      EXPECT_NE(trace.str().find("\"re-placed → cpu\""), std::string::npos);
-      const std::string summary = rt::trace::format_summary(run);
-      EXPECT_NE(summary.find("re-placed: " + std::to_string(run.replacements.size()) +
-                             " queued task(s) from platforms behind their forecasts (cl → cpu: "),
-                std::string::npos)
-          << summary;
-    }
+    EXPECT_GE(expect_moves(run, replaced, "cl", "cpu"), 3u) << "round " << round;
+    replaced = run.replacements.size();
+    if (round == 0) expect_moves_shown(run, "cl", "cpu");
   }
-  Starts& starts = observer<Starts>();
-  std::lock_guard g(starts.mu);
-  EXPECT_EQ(starts.of.size(), 6u + kTasks * kRounds);
-  for (const auto& [id, n] : starts.of) EXPECT_EQ(n, 1) << "task " << id << " began " << n << "x";
+  TaskCounts& counts = observer<TaskCounts>();
+  std::lock_guard g(counts.mu);
+  expect_once_each(counts.started, 6u + kTasks * kRounds);
+  expect_once_each(counts.settled, 6u + kTasks * kRounds);
 }
 
 }  // namespace
