@@ -205,7 +205,7 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // Second thoughts (Platform::withdraw): a task waits on the host, where it can be taken back,
   // once the device holds kAheadS of forecast work (at least min_ahead kernels): enough to keep
   // it busy across a completion callback and a launch, and a queue of minutes of work never sits
-  // where nothing can recall it. Tasks whose kernel has no measured rate yet always go ahead.
+  // where nothing can recall it. A kernel with no measured rate yet counts nothing toward it.
   static constexpr double kAheadS = 10e-3;
   std::size_t min_ahead = 2;  // set by the constructor: two kernels per one that may run at once
   std::mutex hold_mu;
