@@ -1,19 +1,21 @@
 // Second thoughts against a run that knew beforehand (docs/policies.md, "Second thoughts").
 //
 // A batch of independent tasks of one CE on the CPU platform and an OpenCL device, under DynPerf.
-// The CPU's version takes a quarter of the device's time, as its profile says, until the CPU
-// slows down 20x (its version sleeps: cores taken by another program); the device's kernel is
-// calibrated first to take a few milliseconds. Three runs of the same program, each in a process
+// The device's kernel is calibrated first to take a few milliseconds. --slow cpu (the default):
+// the CPU's version takes a quarter of the device's time, as its profile says, until the CPU
+// slows down 20x (its version sleeps: cores taken by another program). --slow device: the CPU's
+// version takes four times the device's time, and the device slows down 20x (its kernel iterates
+// 20 times longer than when it was calibrated). Three runs of the same program, each in a process
 // of its own, taking turns for --reps rounds:
 //
-//   knew        the profile already says the CPU is slow (the placement a run that knew makes)
-//   rethink     the profile says the CPU is fast; second thoughts on (the default)
-//   off         the same, CEI_SECOND_THOUGHTS=off: the CPU keeps what was queued on it
+//   knew        the profile already says the slowed platform is slow (what a run that knew does)
+//   rethink     the profile says it is fast; second thoughts on (the default)
+//   off         the same, CEI_SECOND_THOUGHTS=off: it keeps what was queued on it
 //
 // and a Markdown row each: the batch's median wall time, its ratio to `knew`, tasks re-placed and
 // tasks per platform. The target: rethink <= 1.2x knew.
 //
-//   cei_bench_rethink [--reps N] [--tasks N] [--config platforms.toml]
+//   cei_bench_rethink [--reps N] [--tasks N] [--slow cpu|device] [--config platforms.toml]
 //
 // The config defaults to the copy the build puts next to the executable; CEI_PLATFORMS, when
 // set, wins. CEI_CPU_CORES narrows the CPU platform.
@@ -24,6 +26,8 @@
 #include <cei/rt/decision/profile_store.hpp>
 #include <cei/rt/observer.hpp>
 #include <cei/rt/runtime.hpp>
+
+#include "rethink_ce.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -48,40 +52,14 @@ namespace {
 
 namespace rt = cei::rt;
 namespace fs = std::filesystem;
-using IVec = cei::Vector<int>;
+using cei::rethink::cpu_seconds;
+using cei::rethink::inc_ce;
+using cei::rethink::IVec;
 using Seconds = std::chrono::duration<double>;
 
 constexpr std::size_t kSize = 256;
-constexpr double kCpuSpeedup = 4;  // the CPU's version against the device's kernel, before
-constexpr double kSlowdown = 20;   // ... and how much slower the CPU becomes
-
-// The CPU's version sleeps this long (set before each phase).
-std::atomic<double> cpu_seconds{0};
-
-void inc_native(void* const* a) {
-  std::this_thread::sleep_for(Seconds(cpu_seconds.load()));
-  IVec r = *static_cast<const IVec*>(a[0]);
-  for (auto& x : r) x += 1;
-  *static_cast<IVec*>(a[2]) = std::move(r);
-}
-
-// `iters` steps of a generator per element, whose state ends at 0 for none of the inputs: the
-// device's time, calibrated by iters; the result is the CPU's.
-constexpr const char* kSource = R"CL(
-__kernel void inc(__global const int* v, int iters, __global int* out) {
-  size_t i = get_global_id(0);
-  uint s = (uint)v[i];
-  for (int k = 0; k < iters; ++k) s = s * 1664525u + 1013904223u;
-  out[i] = v[i] + 1 + (s == 0u);
-}
-)CL";
-
-const rt::ParamInfo params[] = {{"v", rt::Dir::In, &rt::type_ops<IVec>()},
-                                {"iters", rt::Dir::In, &rt::type_ops<int>()}};
-const rt::NativeVersion natives[] = {{"Native", &inc_native}};
-const rt::OpenCLImpl inc_cl{"inc", kSource, "rethink_bench.cl", "par0.x", "", "", "par0.x"};
-const rt::CeInfo inc_ce{"inc", "RethinkBench", false, params, 2, &rt::type_ops<IVec>(), natives,
-                        1,     &inc_cl};
+constexpr double kSpeedup = 4;    // the other platform against the one that slows down, before
+constexpr double kSlowdown = 20;  // ... and how much slower that one becomes
 
 // Tasks re-placed and tasks per platform.
 struct Tally final : rt::Observer {
@@ -138,7 +116,7 @@ double device_seconds(int iters) {
 }
 
 // One run in this process: prints "seconds replaced cpu opencl0".
-int child(const std::string& mode, int tasks) {
+int child(const std::string& mode, int tasks, bool slow_device) {
   auto tally = std::make_shared<Tally>();
   rt::add_observer(tally);  // before the runtime starts, which takes the observers then
   rt::Runtime& runtime = rt::Runtime::instance();
@@ -148,14 +126,18 @@ int child(const std::string& mode, int tasks) {
   int iters = 1000;
   double dev = device_seconds(iters);
   while (dev < 4e-3 && iters < (1 << 28)) dev = device_seconds(iters *= 2);
-  const double fast = dev / kCpuSpeedup, slow = fast * kSlowdown;
+  const bool knew = mode == "knew";
+  // The CPU's time before the slowdown, as its profile says.
+  const double cpu = slow_device ? dev * kSpeedup : dev / kSpeedup;
   auto store = std::make_unique<rt::ProfileStore>();
   const double bytes = kSize * sizeof(int) + sizeof(int);
-  store->record(inc_ce, 0, "cpu", bytes, mode == "knew" ? slow : fast);
-  store->record(inc_ce, -1, "opencl0", bytes, dev);
+  store->record(inc_ce, 0, "cpu", bytes, knew && !slow_device ? cpu * kSlowdown : cpu);
+  store->record(inc_ce, -1, "opencl0", bytes, knew && slow_device ? dev * kSlowdown : dev);
   runtime.set_policy(rt::make_policy(rt::launch_config(), store.get()));
   runtime.set_profiles(std::move(store));
-  cpu_seconds = slow;  // the CPU has slowed down since its profile was made
+  // The platform has slowed down since its profile was made.
+  cpu_seconds = slow_device ? cpu : cpu * kSlowdown;
+  if (slow_device) iters = static_cast<int>(iters * kSlowdown);
   {
     std::lock_guard g(tally->mu);
     tally->ran.clear();
@@ -172,7 +154,8 @@ struct Result {
   std::size_t replaced = 0, cpu = 0, dev = 0;
 };
 
-Result run_child(const fs::path& self, const std::string& mode, int tasks) {
+Result run_child(const fs::path& self, const std::string& mode, int tasks,
+                 const std::string& slow) {
   int fd[2];
   if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
   const pid_t pid = fork();
@@ -182,7 +165,8 @@ Result run_child(const fs::path& self, const std::string& mode, int tasks) {
     close(fd[1]);
     if (mode == "off") setenv("CEI_SECOND_THOUGHTS", "off", 1);
     const std::string n = std::to_string(tasks);
-    execl(self.c_str(), self.c_str(), "--mode", mode.c_str(), "--tasks", n.c_str(), nullptr);
+    execl(self.c_str(), self.c_str(), "--mode", mode.c_str(), "--tasks", n.c_str(), "--slow",
+          slow.c_str(), nullptr);
     _exit(127);
   }
   close(fd[1]);
@@ -211,7 +195,7 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) try {
   const fs::path self = fs::canonical("/proc/self/exe");
   int reps = 5, tasks = 96;
-  std::string mode;
+  std::string mode, slow = "cpu";
   fs::path config = self.parent_path() / "platforms.toml";
   for (int i = 1; i < argc; ++i) {
     auto value = [&]() -> const char* {
@@ -226,11 +210,16 @@ int main(int argc, char** argv) try {
       mode = value();
     else if (!std::strcmp(argv[i], "--config"))
       config = value();
+    else if (!std::strcmp(argv[i], "--slow"))
+      slow = value();
     else
       throw std::runtime_error(std::string("unknown argument ") + argv[i] +
-                               " (usage: [--reps N] [--tasks N] [--config platforms.toml])");
+                               " (usage: [--reps N] [--tasks N] [--slow cpu|device] [--config "
+                               "platforms.toml])");
   }
-  if (!mode.empty()) return child(mode, tasks);
+  if (slow != "cpu" && slow != "device")
+    throw std::runtime_error("--slow: expected cpu or device, got '" + slow + "'");
+  if (!mode.empty()) return child(mode, tasks, slow == "device");
   setenv("CEI_PLATFORMS", config.c_str(), 0);
   unsetenv("CEI_POLICY");
   unsetenv("CEI_PROFILE");
@@ -238,7 +227,7 @@ int main(int argc, char** argv) try {
   std::map<std::string, Result> results;
   for (int r = 0; r < reps; ++r)
     for (const char* m : modes) {
-      Result one = run_child(self, m, tasks);
+      Result one = run_child(self, m, tasks, slow);
       Result& all = results[m];
       all.seconds.push_back(one.seconds.front());
       all.replaced += one.replaced;

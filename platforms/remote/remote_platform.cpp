@@ -237,6 +237,19 @@ class RemotePlatform : public rt::Platform {
     if (!pending->until_ready(*t, [pending, enqueue](rt::Task&) { enqueue(); })) enqueue();
   }
 
+  // Second thoughts: a task in the loops' queue, not sent to the node yet, is given back; one
+  // still waiting for its inputs (not in the queue) or sent is not.
+  bool withdraw(rt::Task& t) override {
+    std::lock_guard lock(mu_);
+    auto it = std::find_if(queue_.begin(), queue_.end(),
+                           [&t](const auto& job) { return job.first.get() == &t; });
+    // The loop that pops an entry begins its attempt under mu_: one still here has not begun.
+    if (it == queue_.end() || !rt::context(t).withdraw()) return false;
+    queue_.erase(it);
+    --queued_;  // the forecasts stop counting it
+    return true;
+  }
+
   void shutdown() override {
     {
       std::lock_guard lock(mu_);
@@ -436,6 +449,9 @@ class RemotePlatform : public rt::Platform {
     auto& args = t.args();
     TaskRequest req{t.ce().interface_name, t.ce().name, {}, ""};
     auto& timing = t.timing();
+    // The node runs the CE's first native version: the profiles learn its runs as that version,
+    // which forecast() reads (recorded as -1, the kernel's slot, they never corrected it).
+    timing.version_index = 0;
     timing.start = Clock::now();
     std::vector<NodeRef> outputs;  // one per output, in argument order
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -553,6 +569,12 @@ class RemotePlatform : public rt::Platform {
         if (!queue_.empty()) {
           job = std::move(queue_.front());
           queue_.pop_front();
+          // Settled while it waited here (timed out, the node lost): nothing of it runs, and
+          // whoever settled it gave the verdict.
+          if (!rt::context(*job.first).begin(job.second)) {
+            job.first = nullptr;
+            --queued_;
+          }
         }
       }
       delete_unused(garbage);

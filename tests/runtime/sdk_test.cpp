@@ -19,6 +19,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 using namespace test_ces;
 namespace rt = cei::rt;
@@ -195,6 +196,60 @@ TEST(TaskContext, AFailureThatWouldRepeatIsNotRetried) {
 
 TEST(TaskContext, AFailureIsRetriedAsThePolicySays) {
   EXPECT_EQ(attempts_under(rt::Failure::Error), 4);  // the run and 3 retries
+}
+
+namespace {
+
+// A context never submitted: its attempt token alone, which the test opens by hand.
+class TokenOnly final : public rt::TaskContext {
+ public:
+  TokenOnly() : rt::TaskContext(1, refused_ce, {}, {}) {}
+  void open(int attempt) { open_.store(attempt, std::memory_order_release); }
+};
+
+}  // namespace
+
+// Second thoughts (Platform::withdraw) against the platform's own start: whichever comes first
+// wins, so a task never runs where it was also given back, and never runs nowhere.
+TEST(TaskContext, ExactlyOneOfBeginAndWithdrawWinsARace) {
+  TokenOnly t;
+  std::atomic<int> go{0};
+  std::atomic<int> begun{0}, withdrawn{0};
+  constexpr int kAttempts = 20000;
+  std::thread starter([&] {
+    for (int a = 1; a <= kAttempts; ++a) {
+      while (go.load(std::memory_order_acquire) != 2 * a - 1) {
+      }
+      begun += t.begin(a);
+      go.fetch_add(1, std::memory_order_acq_rel);
+    }
+  });
+  for (int a = 1; a <= kAttempts; ++a) {
+    t.open(a);
+    go.fetch_add(1, std::memory_order_acq_rel);  // odd: both may go
+    withdrawn += t.withdraw();
+    while (go.load(std::memory_order_acquire) != 2 * a) {
+    }
+    ASSERT_EQ(begun + withdrawn, a) << "attempt " << a;
+  }
+  starter.join();
+  // Both outcomes happened: the race was run, not one side always first.
+  EXPECT_GT(begun.load(), 0);
+  EXPECT_GT(withdrawn.load(), 0);
+}
+
+TEST(TaskContext, AQueueEntryOfAnEarlierAttemptNeverBeginsTheNextOne) {
+  TokenOnly t;
+  t.open(1);
+  EXPECT_TRUE(t.withdraw());
+  t.open(2);  // placed again (on this platform or another)
+  EXPECT_FALSE(t.begin(1));
+  EXPECT_FALSE(t.withdraw() && t.begin(2));  // the second attempt is the withdrawer's
+  t.open(3);
+  EXPECT_TRUE(t.begin(3));
+  EXPECT_FALSE(t.withdraw()) << "begun: it runs";
+  EXPECT_EQ(t.attempt(), 3);
+  EXPECT_FALSE(t.begin(3)) << "begun twice";
 }
 
 namespace {

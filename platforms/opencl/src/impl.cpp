@@ -152,6 +152,7 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
   // In-order queues run one kernel each at a time: the queues are the cap, unless one is asked for.
   max_inflight = options.max_inflight ? options.max_inflight : in_order ? 0 : cpu_device ? 1 : 16;
   if (in_order && ncompute == 1) max_inflight = 0;  // the queue runs one kernel at a time
+  min_ahead = 2 * std::max<std::size_t>({1, max_inflight, in_order ? ncompute : 0});
 }
 
 OpenCLPlatform::Impl::~Impl() {
@@ -477,6 +478,8 @@ void OpenCLPlatform::Impl::retry_deferred() {
 void OpenCLPlatform::Impl::submit(rt::TaskPtr t) {
   tasks_in_flight++;
   auto r = std::make_shared<Running>();
+  r->context = t->attempts();
+  if (r->context) r->attempt = r->context->attempt();
   r->task = std::move(t);
   r->pinned.reserve(4);
   r->buffers.reserve(4);
@@ -530,8 +533,80 @@ void OpenCLPlatform::Impl::fail(const std::shared_ptr<Running>& r, std::exceptio
   if (hooks.abandoned) hooks.abandoned(*r->task);
   free_slot(*r);
   unpin(*r);
-  r->task->finish(e);
+  settle(*r, e);
+  leave(*r);
   tasks_in_flight--;
+}
+
+void OpenCLPlatform::Impl::settle(Running& r, std::exception_ptr e) {
+  // An attempt settled meanwhile (timed out) may have been placed again already: its next
+  // attempt is not this kernel's to settle. (TaskContext's claiming verdicts are the runtime's
+  // code, which this library does not link: the platform is also driven without the runtime.)
+  if (!r.context || r.context->attempt() == r.attempt) r.task->finish(std::move(e));
+}
+
+double OpenCLPlatform::Impl::forecast_exec_s(const rt::Task& t) const {
+  double bytes = 0;
+  for (const auto& a : t.args())
+    if (a.in) bytes += static_cast<double>(a.in->bytes());
+  std::lock_guard lock(stats_mu);
+  auto it = kernel_s_per_byte.find(&t.ce());
+  return it == kernel_s_per_byte.end() ? 0 : it->second * std::max(bytes, 1.0);
+}
+
+bool OpenCLPlatform::Impl::enter(const std::shared_ptr<Running>& r) {
+  if (r->begun) return true;  // again after a host copy, or device memory, it waited for
+  const double exec_s = r->released ? r->exec_s : forecast_exec_s(*r->task);
+  std::unique_lock lock(hold_mu);
+  // Behind the held ones: tasks reach the device in the order they became ready.
+  if (!r->released && (!held.empty() || window_full())) {
+    r->exec_s = exec_s;
+    held.push_back(r);
+    return false;
+  }
+  if (r->context && !r->context->begin(r->attempt)) {
+    // Settled while it waited (timed out, its platform lost): someone else gives the verdict.
+    lock.unlock();
+    leave(*r);
+    tasks_in_flight--;
+    return false;
+  }
+  r->begun = true;
+  if (!r->ahead) {
+    r->exec_s = exec_s;
+    r->ahead = true;
+    ahead_s += exec_s;
+    ++ahead_n;
+  }
+  return true;
+}
+
+void OpenCLPlatform::Impl::leave(Running& r) {
+  std::vector<std::shared_ptr<Running>> go;
+  {
+    std::lock_guard lock(hold_mu);
+    if (!r.ahead) return;
+    r.ahead = false;
+    ahead_s = --ahead_n == 0 ? 0 : ahead_s - r.exec_s;  // no rounding left over when empty
+    while (!held.empty() && !window_full()) {
+      auto& next = go.emplace_back(std::move(held.front()));
+      held.pop_front();
+      next->released = next->ahead = true;
+      ahead_s += next->exec_s;
+      ++ahead_n;
+    }
+  }
+  for (auto& next : go) inputs_ready(next);
+}
+
+bool OpenCLPlatform::Impl::withdraw(rt::Task& t) {
+  std::lock_guard lock(hold_mu);
+  auto it = std::find_if(held.begin(), held.end(),
+                         [&t](const std::shared_ptr<Running>& r) { return r->task.get() == &t; });
+  if (it == held.end() || !(*it)->context || !(*it)->context->withdraw()) return false;
+  held.erase(it);
+  tasks_in_flight--;  // the forecasts stop counting it
+  return true;
 }
 
 }  // namespace cei::opencl

@@ -17,6 +17,7 @@
 #include <cei/expr.hpp>
 #include <cei/opencl/opencl_platform.hpp>
 #include <cei/rt/input_waiter.hpp>
+#include <cei/rt/task_context.hpp>
 
 #include <array>
 #include <atomic>
@@ -40,7 +41,16 @@ inline thread_local bool in_event_callback = false;
 // A task from submission to the completion of its kernel.
 struct Running {
   rt::TaskPtr task;
+  // The runtime's attempt this entry runs; null for a task that is not the runtime's (a platform
+  // driven directly), which has no attempts and is never withdrawn.
+  rt::TaskContext* context = nullptr;
+  int attempt = 0;
   rt::InputWaiter inputs;
+  // The window of work ahead on the device (Impl::enter), under hold_mu: the kernel's forecast,
+  // whether it counts in the window, and whether it left the held queue (not held again).
+  double exec_s = 0;
+  bool ahead = false, released = false;
+  bool begun = false;  // its attempt began (by the launching thread; the window let it through)
   std::vector<std::shared_ptr<DeviceReplica>> pinned;  // buffers its commands use
   // A copy of the task's: to or from the host, with the version it carries (for the trace), or
   // between buffers on the device (renaming: host_bytes 0).
@@ -192,6 +202,27 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   void settle_callbacks();
 
   void submit(rt::TaskPtr t);
+  // Second thoughts (Platform::withdraw): a task waits on the host, where it can be taken back,
+  // once the device holds kAheadS of forecast work (at least min_ahead kernels): enough to keep
+  // it busy across a completion callback and a launch, and a queue of minutes of work never sits
+  // where nothing can recall it. A kernel with no measured rate yet counts nothing toward it.
+  static constexpr double kAheadS = 10e-3;
+  std::size_t min_ahead = 2;  // set by the constructor: two kernels per one that may run at once
+  std::mutex hold_mu;
+  std::deque<std::shared_ptr<Running>> held;  // ready, waiting for room ahead; under hold_mu
+  double ahead_s = 0;                         // forecasts of the kernels let through; under hold_mu
+  std::size_t ahead_n = 0;                    // how many; under hold_mu
+  bool window_full() const { return ahead_n >= min_ahead && ahead_s >= kAheadS; }  // hold_mu
+  double forecast_exec_s(const rt::Task& t) const;  // the kernel's measured rate, 0 if none
+  // Whether r may be enqueued now (begun): false when it waits in `held`, or its attempt was
+  // settled meanwhile (timed out, lost: dropped here). Under launch_mu.
+  bool enter(const std::shared_ptr<Running>& r);
+  // r's kernel left the device (done, failed) or never reached it: room for held tasks, which
+  // are launched.
+  void leave(Running& r);
+  // Takes back t if it waits in `held` and its attempt has not begun. Thread-safe.
+  bool withdraw(rt::Task& t);
+  void settle(Running& r, std::exception_ptr e);  // the verdict on r's attempt
   // r's inputs are all ready: launch it on this thread if allowed, else on the dispatcher.
   void inputs_ready(const std::shared_ptr<Running>& r);
   // Enqueues r, then the tasks that this makes ready on this thread (on any device), then

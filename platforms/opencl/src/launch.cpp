@@ -79,6 +79,7 @@ std::size_t count(const std::vector<std::int64_t>& e) {
 }  // namespace
 
 void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
+  if (!enter(r)) return;
   rt::Task& task = *r->task;
   const rt::CeInfo& ce = task.ce();
   // The scheduler sends a task of Quality::Approximate here only when the CE has that kernel.
@@ -436,7 +437,8 @@ void OpenCLPlatform::Impl::complete(const std::shared_ptr<Running>& r, cl_int st
   std::exception_ptr err = status < 0 ? r->outcome->failed(status) : r->outcome->completed();
   if (err && !failures_seen.exchange(true))
     post([impl = shared_from_this()] { impl->sweep_failures(); });
-  r->task->finish(err);
+  settle(*r, err);
+  leave(*r);
   bool waiting;
   {
     std::lock_guard lock(mem_mu);

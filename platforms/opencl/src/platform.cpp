@@ -120,6 +120,10 @@ void OpenCLPlatform::submit(rt::TaskPtr t) {
   impl_->submit(std::move(t));
 }
 
+bool OpenCLPlatform::withdraw(rt::Task& t) {
+  return impl_->withdraw(t);
+}
+
 void OpenCLPlatform::shutdown() {
   if (!impl_) return;
   while (impl_->tasks_in_flight.load() > 0) {

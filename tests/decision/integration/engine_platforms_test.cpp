@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,6 +28,12 @@ namespace cei::test {
 namespace {
 
 namespace rt = cei::rt;
+
+// Placement by the profiles alone, before the runtime starts: PoCL computes on the cores that the
+// suite's other tests load, and its kernels then run 2-3x behind their profile, which second
+// thoughts rightly act on (moving queued tasks to the CPU; tested apart, second_thoughts_*.cpp).
+// These tests check what the profiles decide.
+const bool profiles_alone = (setenv("CEI_SECOND_THOUGHTS", "off", 1), true);
 using IVec = cei::Vector<int>;
 
 constexpr auto kNativeSpin = std::chrono::milliseconds(20);

@@ -31,6 +31,7 @@ namespace cei::rt {
 
 class Platform;
 class Task;
+class TaskContext;
 
 using Clock = std::chrono::steady_clock;
 
@@ -229,6 +230,10 @@ class Task {
   // runtime knows of, in tasks (1: none). Higher runs first: queues that order their ready tasks
   // use it; it only grows, until the task settles. Thread-safe.
   virtual int priority() const { return 0; }
+  // The runtime's tasks are TaskContexts (task_context.hpp), whose attempts a platform begins
+  // and gives back; null for a task that is not the runtime's (a platform driven directly by a
+  // test). Virtual, not a dynamic_cast: a platform library links without the runtime's type info.
+  virtual TaskContext* attempts() { return nullptr; }
 };
 using TaskPtr = std::shared_ptr<Task>;
 

@@ -52,6 +52,7 @@ class TaskContext : public Task {
   // The verdict on whatever attempt is open (for platforms that do not track attempts).
   void finish(std::exception_ptr error) final;
   void fail(std::exception_ptr error, Failure how) final;
+  TaskContext* attempts() final { return this; }
 
   // The open attempt: the token a platform takes when it starts the task (0: none, the task is
   // settled or between attempts). Thread-safe.
@@ -71,6 +72,14 @@ class TaskContext : public Task {
     int v = open_.load(std::memory_order_acquire);
     return v != 0 && !(v & kStarted) &&
            open_.compare_exchange_strong(v, v | kStarted, std::memory_order_acq_rel);
+  }
+  // The same for attempt `attempt` only: false when it is not the open one any more (withdrawn,
+  // timed out, or placed again and another attempt opened), so a platform whose queue entry
+  // outlived its attempt never begins the next one. Thread-safe.
+  bool begin(int attempt) {
+    int v = attempt;
+    return attempt != 0 &&
+           open_.compare_exchange_strong(v, attempt | kStarted, std::memory_order_acq_rel);
   }
   // Closes the open attempt if it has not begun (the platform's Platform::withdraw): the
   // scheduler then places the task again. Thread-safe.

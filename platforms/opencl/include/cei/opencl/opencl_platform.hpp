@@ -123,6 +123,10 @@ class OpenCLPlatform : public rt::Platform {
   bool can_run(const rt::CeInfo& ce) const override;
   rt::Forecast forecast(const rt::Task& t) const override;
   void submit(rt::TaskPtr t) override;
+  // A task ready but held on the host while the device has enough work ahead (docs/opencl.md,
+  // "Kernels in flight") is given back; one waiting for its inputs or enqueued is not.
+  // Thread-safe.
+  bool withdraw(rt::Task& t) override;
   std::size_t workers() const override { return 1; }
   void shutdown() override;
   void settle_energy() override;
