@@ -2,10 +2,10 @@
 
 #include <cei/rt/decision/env.hpp>
 #include <cei/rt/task_context.hpp>
-#include <cei/rt/trace/log.hpp>
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <map>
@@ -53,11 +53,14 @@ struct OpenCLPlatform::Opening {
   bool stopping = false;
   std::thread builder;  // started with the first task
 
-  // Gives tasks back to the scheduler: this platform cannot run them.
+  // Gives tasks back to the scheduler: this platform cannot run them. Through Task's verdict (the
+  // platform library does not link the runtime); an attempt settled meanwhile (a timeout) is
+  // left alone, and one that settles between the check and the verdict only has its next
+  // attempt placed again, whose result its platform then drops.
   static void give_back(std::vector<Held>& tasks, const std::string& why) {
     for (Held& h : tasks)
-      rt::context(*h.task).fail(h.attempt, std::make_exception_ptr(std::runtime_error(why)),
-                                rt::Failure::Elsewhere);
+      if (rt::context(*h.task).attempt() == h.attempt)
+        h.task->fail(std::make_exception_ptr(std::runtime_error(why)), rt::Failure::Elsewhere);
   }
 };
 
@@ -82,6 +85,7 @@ OpenCLPlatform::OpenCLPlatform(std::string name, std::size_t device_index, Optio
     throw std::runtime_error("OpenCL device " + std::to_string(device_index) + " not found (" +
                              std::to_string(devices.size()) + " devices)");
   impl_ = std::make_shared<Impl>(*this, std::move(name), devices[device_index], std::move(options));
+  ready_.store(impl_.get(), std::memory_order_release);
 }
 
 OpenCLPlatform::OpenCLPlatform(std::string name, Options options, double expected_open_s)
@@ -130,7 +134,8 @@ void OpenCLPlatform::gone(const std::string& why) {
     opening_->held = 0;
     opening_->cv.notify_all();
   }
-  rt::log().warn("{}: {}; its {} task(s) go to other platforms", opening_->name, why, back.size());
+  std::fprintf(stderr, "cei: warning: %s: %s; its %zu task(s) go to other platforms\n",
+               opening_->name.c_str(), why.c_str(), back.size());
   Opening::give_back(back, opening_->name + ": " + why);
 }
 
@@ -275,8 +280,8 @@ void OpenCLPlatform::build_kernels() {
     if (b.kernel)
       for (Opening::Held& h : tasks) impl_->submit(std::move(h.task));
     else {
-      rt::log().warn("{}: CE {} runs elsewhere: its kernel did not build:\n{}", o.name, ce.name,
-                     b.log);
+      std::fprintf(stderr, "cei: %s: CE %s runs elsewhere: its kernel did not build\n",
+                   o.name.c_str(), ce.name);
       Opening::give_back(tasks, o.name + ": the kernel of CE " + ce.name + " did not build");
     }
     g.lock();
