@@ -161,8 +161,9 @@ TEST_F(Observed, AutomaticPoliciesOpenAHostCoresDeviceForTheTasksOnlyItCanRun) {
 }
 
 // The default platforms are named from what the last discovery here found, and open in the
-// background; a device it found that is not there now is reconciled when discovery ends: the
-// tasks placed on it go elsewhere, every result right, and discovery remembers what it found.
+// background; discovery is reconciled with it when it ends: a device it found that is not there
+// now gives the tasks placed on it back (every result right), one it did not is added, and what
+// discovery found is remembered.
 TEST_F(Observed, ADeviceTheLastDiscoveryFoundThatIsGoneIsReconciledWithNoResultLost) {
   const std::string cache = "CEI_OPENCL_CACHE=" + (dir_ / "cache").string() + " ";
   ASSERT_EQ(run(cache + "CEI_POLICY=only:opencl0", "startup"), 0) << slurp(dir_ / "err.txt");
@@ -172,7 +173,9 @@ TEST_F(Observed, ADeviceTheLastDiscoveryFoundThatIsGoneIsReconciledWithNoResultL
   ASSERT_FALSE(devices.empty());
   const std::string found = slurp(devices);
   ASSERT_FALSE(found.empty());
-  std::ofstream(devices) << "0\tNo Such Device\n" << found;  // before the real one: opencl0
+  // The last discovery found a device that is not there, and not the one that is: opencl0 is
+  // gone, the device found is new (the first free name, opencl1).
+  std::ofstream(devices) << "0\tNo Such Device\n";
   ASSERT_EQ(run(cache + "CEI_POLICY=only:opencl0", "startup"), 0) << slurp(dir_ / "err.txt");
   EXPECT_NE(slurp(dir_ / "err.txt")
                 .find("opencl0: the OpenCL device 'No Such Device' that the last discovery on "
@@ -185,6 +188,8 @@ TEST_F(Observed, ADeviceTheLastDiscoveryFoundThatIsGoneIsReconciledWithNoResultL
             std::string::npos)
       << slurp(dir_ / "out.txt");
   EXPECT_EQ(slurp(devices).find("No Such Device"), std::string::npos) << slurp(devices);
+  EXPECT_NE(slurp(devices).find(found.substr(found.find('\t'))), std::string::npos)
+      << slurp(devices);
 }
 
 }  // namespace
