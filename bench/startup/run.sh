@@ -6,7 +6,9 @@
 # output is checked against the sequential program's (exit 1 if one differs); every run's figures
 # go to stderr.
 #   bench/startup/run.sh BUILD_DIR [REPS=5]
-# MATMUL="2048 256" (default "512 64") sizes the matmul rows; DATA=dir has digits.csv.gz.
+# MATMUL="2048 256" (default "512 64") sizes the matmul rows; DATA=dir has digits.csv.gz. From a
+# bundle of bench/gpu/bundle.sh (startup.sh there), on the GPU machine:
+#   cd BUNDLE && LD_LIBRARY_PATH=$PWD/lib DATA=data MATMUL="2048 256" bash startup.sh build 5
 # The modes share one program cache (CEI_OPENCL_CACHE, a temporary directory): a first run of each
 # program fills it (discovery, kernels, profile) and is not counted.
 set -euo pipefail
@@ -48,7 +50,7 @@ run() {
   env "${envs[@]}" CEI_OPENCL_OPEN="$mode" CEI_TRACE="$work/trace.json" "$@" >"$out" 2>"$work/err"
   t1=$(date +%s.%N)
   local wall
-  wall=$(echo "$t1 - $t0" | bc -l)
+  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
   echo "$wall $(first_task_s "$work/trace.json" "$wall")"
 }
 
@@ -78,8 +80,8 @@ row() {  # row LABEL REFERENCE_OUTPUT_FILTER ENV... -- PROGRAM ARGS...
   ff=$(printf '%s\n' "${first[@]}" | cut -d' ' -f2 | median)
   bw=$(printf '%s\n' "${background[@]}" | cut -d' ' -f1 | median)
   bf=$(printf '%s\n' "${background[@]}" | cut -d' ' -f2 | median)
-  printf '| %s | %.3f | %.3f | %.3f | %.4f | %.4f | %.3f |\n' "$label" "$fw" "$bw" \
-    "$(echo "$bw / $fw" | bc -l)" "$ff" "$bf" "$(echo "$bf / $ff" | bc -l)"
+  awk -v l="$label" -v fw="$fw" -v bw="$bw" -v ff="$ff" -v bf="$bf" \
+    'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.4f | %.4f | %.3f |\n", l, fw, bw, bw / fw, ff, bf, bf / ff }'
 }
 
 echo "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); OpenCL devices: $(clinfo -l 2>/dev/null | grep -c Device || echo '?'); median of $reps runs"

@@ -270,14 +270,20 @@ void OpenCLPlatform::build_kernels() {
     const rt::CeInfo& ce = *o.to_build.front();
     o.to_build.pop_front();
     g.unlock();
-    const Programs::Built& b = impl_->programs.kernel_for(ce);
+    bool ok = false;
+    try {  // a driver error is a build that failed: the CE runs elsewhere
+      ok = static_cast<bool>(impl_->programs.kernel_for(ce).kernel);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "cei: %s: building the kernel of CE %s: %s\n", o.name.c_str(), ce.name,
+                   e.what());
+    }
     g.lock();
-    o.built[ce.opencl] = static_cast<bool>(b.kernel);
+    o.built[ce.opencl] = ok;
     std::vector<Opening::Held> tasks = std::move(o.waiting[ce.opencl]);
     o.waiting.erase(ce.opencl);
     o.held -= tasks.size();
     g.unlock();
-    if (b.kernel)
+    if (ok)
       for (Opening::Held& h : tasks) impl_->submit(std::move(h.task));
     else {
       std::fprintf(stderr, "cei: %s: CE %s runs elsewhere: its kernel did not build\n",

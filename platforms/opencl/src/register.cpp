@@ -380,11 +380,8 @@ void open_expected(rt::Runtime& rt, const rt::Config& cfg, const std::vector<Exp
 // False, having added nothing, when the default has no discovery known here to name them from.
 bool expect_devices(rt::Runtime& rt, std::shared_ptr<const rt::Config> cfg) {
   const Options env = Options::from_env();
-  std::vector<Known> known;
-  if (cfg->all_opencl_devices) {
-    known = known_devices(env);
-    if (known.empty()) return false;
-  }
+  const std::vector<Known> known = known_devices(env);
+  if (cfg->all_opencl_devices && known.empty()) return false;
   std::vector<Expected> expected;
   auto expect = [&](const std::string& name, const std::string& device, bool exact,
                     const rt::PlatformConfig& pc, double open_s) {
@@ -402,22 +399,25 @@ bool expect_devices(rt::Runtime& rt, std::shared_ptr<const rt::Config> cfg) {
   for (const rt::PlatformConfig& pc : cfg->platforms) {
     if (pc.type != rt::PlatformType::OpenCL) continue;
     double open_s = kDefaultOpenS;
-    for (const Known& k : known_devices(env))
+    for (const Known& k : known)
       if (k.open_s >= 0 && k.device.find(pc.device_match) != std::string::npos) {
         open_s = k.open_s;
         break;
       }
     expect(pc.name, pc.device_match, false, pc, open_s);
   }
-  const char* match = std::getenv("CEI_OPENCL_DEVICE");
-  std::size_t n = 0;
-  for (const Known& k : known) {
-    if (match && k.device.find(match) == std::string::npos) continue;
-    const std::string name = "opencl" + std::to_string(n++);
-    expect(name, k.device, true, cfg->platform_or_default(name, rt::PlatformType::OpenCL),
-           k.open_s >= 0 ? k.open_s : kDefaultOpenS);
+  if (cfg->all_opencl_devices) {
+    const char* match = std::getenv("CEI_OPENCL_DEVICE");
+    std::size_t n = 0;
+    for (const Known& k : known) {
+      if (match && k.device.find(match) == std::string::npos) continue;
+      const std::string name = "opencl" + std::to_string(n++);
+      expect(name, k.device, true, cfg->platform_or_default(name, rt::PlatformType::OpenCL),
+             k.open_s >= 0 ? k.open_s : kDefaultOpenS);
+    }
+  } else if (expected.empty()) {
+    return true;  // no OpenCL platform listed: nothing to discover
   }
-  if (expected.empty() && !cfg->all_opencl_devices) return true;  // no OpenCL platform listed
   rt.open_in_background(
       [cfg, expected = std::move(expected)](rt::Runtime& r) { open_expected(r, *cfg, expected); });
   return true;
