@@ -190,6 +190,10 @@ Estimate OpenCLPlatform::estimate(const rt::Task& t) const {
   }
   e.transfer_s = e.missing_bytes / bandwidth;
   e.tasks_in_flight = impl_->tasks_in_flight.load();
+  if (opening_) {  // and those waiting for their kernel's build, which run first
+    std::lock_guard g(opening_->mu);
+    e.tasks_in_flight += static_cast<int>(opening_->held);
+  }
   rt::Forecast& f = e.own;
   f.transfer_s = e.transfer_s;
   f.exec_s = rate > 0 ? rate * std::max(e.input_bytes, 1.0) : 1e-3;
