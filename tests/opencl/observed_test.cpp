@@ -100,12 +100,12 @@ TEST_F(Observed, OnlyCpuOpensNoDeviceUntilATaskNeedsOne) {
       << out;
 }
 
-TEST_F(Observed, OtherPoliciesOpenTheDevicesBeforeTheFirstTask) {
+TEST_F(Observed, OtherPoliciesMakeTheDevicesCandidatesForTheFirstTask) {
   // A cache of its own: no discovery has run with it yet, so nothing says the machine has no
   // device beyond the host's cores.
   const std::string cache = "CEI_OPENCL_CACHE=" + (dir_ / "cache").string() + " ";
   ASSERT_EQ(run(cache + "CEI_POLICY=dynperf", "startup"), 0) << slurp(dir_ / "err.txt");
-  // The device is open and a candidate for the first task already.
+  // The device is a candidate for the first task already (open before it, or in the background).
   EXPECT_NE(slurp(dir_ / "out.txt")
                 .find("after a task the CPU can run: 1 devices open, platforms cpu opencl0\n"),
             std::string::npos)
@@ -158,6 +158,38 @@ TEST_F(Observed, AutomaticPoliciesOpenAHostCoresDeviceForTheTasksOnlyItCanRun) {
                 .find("after a task the CPU can run: 1 devices open, platforms cpu opencl0\n"),
             std::string::npos)
       << slurp(dir_ / "out.txt");
+}
+
+// The default platforms are named from what the last discovery here found, and open in the
+// background; discovery is reconciled with it when it ends: a device it found that is not there
+// now gives the tasks placed on it back (every result right), one it did not is added, and what
+// discovery found is remembered.
+TEST_F(Observed, ADeviceTheLastDiscoveryFoundThatIsGoneIsReconciledWithNoResultLost) {
+  const std::string cache = "CEI_OPENCL_CACHE=" + (dir_ / "cache").string() + " ";
+  ASSERT_EQ(run(cache + "CEI_POLICY=only:opencl0", "startup"), 0) << slurp(dir_ / "err.txt");
+  fs::path devices;
+  for (const auto& f : fs::directory_iterator(dir_ / "cache"))
+    if (f.path().filename().string().starts_with("devices-")) devices = f.path();
+  ASSERT_FALSE(devices.empty());
+  const std::string found = slurp(devices);
+  ASSERT_FALSE(found.empty());
+  // The last discovery found a device that is not there, and not the one that is: opencl0 is
+  // gone, the device found is new (the first free name, opencl1).
+  std::ofstream(devices) << "0\tNo Such Device\n";
+  ASSERT_EQ(run(cache + "CEI_POLICY=only:opencl0", "startup"), 0) << slurp(dir_ / "err.txt");
+  EXPECT_NE(slurp(dir_ / "err.txt")
+                .find("opencl0: the OpenCL device 'No Such Device' that the last discovery on "
+                      "this machine found is not there now"),
+            std::string::npos)
+      << slurp(dir_ / "err.txt");
+  EXPECT_NE(slurp(dir_ / "out.txt")
+                .find("after a task only a device can run: 1 devices open, platforms cpu opencl0 "
+                      "opencl1\n"),
+            std::string::npos)
+      << slurp(dir_ / "out.txt");
+  EXPECT_EQ(slurp(devices).find("No Such Device"), std::string::npos) << slurp(devices);
+  EXPECT_NE(slurp(devices).find(found.substr(found.find('\t'))), std::string::npos)
+      << slurp(devices);
 }
 
 }  // namespace

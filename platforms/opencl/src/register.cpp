@@ -12,12 +12,14 @@
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/energy.hpp>
 #include <cei/rt/decision/energy_report.hpp>
+#include <cei/rt/decision/env.hpp>
 #include <cei/rt/decision/forecast.hpp>
 #include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/decision/policies.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -27,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -47,14 +50,11 @@ unsigned nvml_index(const DeviceInfo& device) {
   return n;
 }
 
-void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg) {
-  if (cfg.host_cores < 0) cfg.host_cores = static_cast<int>(p.host_cores());
-  const bool nvidia = p.device().vendor.find("NVIDIA") != std::string::npos;
-  std::shared_ptr<rt::MeterSampler> meter = rt::MeterSampler::open_for(
-      cfg, nvidia ? std::optional(nvml_index(p.device())) : std::nullopt);
-  auto config = std::make_shared<const rt::PlatformConfig>(std::move(cfg));
-  DecisionHooks hooks;
-  hooks.forecast = [&rt, &p, config](const rt::Task& t, const Estimate& e) {
+// Forecasts of p through the Decision Engine: its profiles, power and prices. While p opens,
+// the time it still needs comes before its queue (Estimate::opening_s).
+std::function<rt::Forecast(const rt::Task&, const Estimate&)> forecast_hook(
+    rt::Runtime& rt, OpenCLPlatform& p, std::shared_ptr<const rt::PlatformConfig> config) {
+  return [&rt, &p, config](const rt::Task& t, const Estimate& e) {
     rt::ForecastInput in{.now_s = rt.now_s(),
                          .transfer_s = e.transfer_s,
                          .bytes_moved = e.missing_bytes,
@@ -66,7 +66,7 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
       watts = profiles->measured_watts(p.name());
     }
     // One kernel at a time on the device: everything in flight runs first.
-    in.queue_s = e.tasks_in_flight * in.exec.seconds;
+    in.queue_s = e.opening_s + e.tasks_in_flight * in.exec.seconds;
     // A CPU device (PoCL) also waits for the host cores' other work, as that work waits for it.
     // Its kernels are charged their share of the cores beside the CPU platform's workers
     // (host_cores.hpp says why).
@@ -75,6 +75,16 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
           in.now_s, t, in.exec.seconds * rt::host_cores().cores_beside(&p, config->host_cores));
     return rt::compose_forecast(*config, in, watts);
   };
+}
+
+void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg) {
+  if (cfg.host_cores < 0) cfg.host_cores = static_cast<int>(p.host_cores());
+  const bool nvidia = p.device().vendor.find("NVIDIA") != std::string::npos;
+  std::shared_ptr<rt::MeterSampler> meter = rt::MeterSampler::open_for(
+      cfg, nvidia ? std::optional(nvml_index(p.device())) : std::nullopt);
+  auto config = std::make_shared<const rt::PlatformConfig>(std::move(cfg));
+  DecisionHooks hooks;
+  hooks.forecast = forecast_hook(rt, p, config);
   if (meter) {
     // A kernel is metered from its enqueue to its end; the sampler's thread splits the energy
     // and reports it (an NVML read takes milliseconds: never on the completion path).
@@ -133,19 +143,31 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
         config->host_cores);
 }
 
-void add(rt::Runtime& rt, std::unique_ptr<OpenCLPlatform> p, rt::PlatformConfig cfg) {
-  use_decision_engine(rt, *p, std::move(cfg));
-  p->set_trace_hooks({&rt::observing, &rt::observe_task_started, &rt::observe_transfer});
-  rt.add_platform(std::move(p));
+// The hooks of an open device.
+void set_up(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg) {
+  use_decision_engine(rt, p, std::move(cfg));
+  p.set_trace_hooks({&rt::observing, &rt::observe_task_started, &rt::observe_transfer});
 }
 
-// What a discovery found last on this machine: a marker in the program cache that every device
-// computes on the host's cores (PoCL alone), named after what decides which devices discovery
-// finds: the ICD loader's vendor files and the variables of the loader, PoCL and CEI that choose
-// devices. Installing a driver adds a vendor file, so a GPU that comes with it is not missed; a
-// GPU added under a driver already installed is missed until the marker goes (delete it, or run
-// once with a policy that opens the devices: their discovery removes it). "" without a cache.
-fs::path host_only_marker(const Options& o) {
+Options options_for(const Options& env, const rt::PlatformConfig& pc) {
+  Options o = env;
+  o.naive = o.naive || pc.naive;
+  if (pc.memory_cap_bytes) o.mem_cap = pc.memory_cap_bytes;
+  return o;
+}
+
+// What the last discovery on this machine found, kept in the program cache under names keyed by
+// what decides which devices discovery finds: the ICD loader's vendor files and the variables of
+// the loader, PoCL and CEI that choose devices. Two entries:
+//  - "host-only-<key>": every device found computes on the host's cores (PoCL alone). Installing
+//    a driver adds a vendor file, so a GPU that comes with it is not missed; a GPU added under a
+//    driver already installed is missed until the marker goes (delete it, or run once with a
+//    policy that opens the devices: their discovery removes it).
+//  - "devices-<key>": every device found, in discovery order, with the seconds from the start of
+//    discovery until it was open (-1: not opened by that run): the names and expected opening
+//    times of the platforms that open in the background.
+// "" without a cache.
+fs::path discovery_file(const Options& o, const char* kind) {
   const std::string dir = o.cache_dir.empty() ? default_cache_dir() : o.cache_dir;
   if (dir.empty() || dir == "off") return {};
   std::vector<std::string> key;
@@ -165,65 +187,117 @@ fs::path host_only_marker(const Options& o) {
   std::sort(key.begin(), key.end());
   std::string all;
   for (const auto& k : key) all += k + '\0';
-  char name[40];
-  std::snprintf(name, sizeof name, "host-only-%016zx", std::hash<std::string>{}(all));
+  char name[48];
+  std::snprintf(name, sizeof name, "%s-%016zx", kind, std::hash<std::string>{}(all));
   return fs::path(dir) / name;
 }
 
 bool known_host_only(const Options& o) {
-  const fs::path marker = host_only_marker(o);
+  const fs::path marker = discovery_file(o, "host-only");
   std::error_code ec;
   return !marker.empty() && fs::exists(marker, ec);
 }
 
-void remember_discovery(const Options& o, bool host_only) {
-  const fs::path marker = host_only_marker(o);
-  if (marker.empty()) return;
-  std::error_code ec;
-  if (!host_only) {
-    fs::remove(marker, ec);
-  } else if (!fs::exists(marker, ec)) {
-    fs::create_directories(marker.parent_path(), ec);
-    std::ofstream(marker) << "every OpenCL device found computes on the host's cores\n";
+// A device as the last discovery found it.
+struct Known {
+  std::string device;  // its name
+  double open_s = -1;  // from the start of discovery until it was open; -1: unknown
+};
+
+// Expected opening time of a platform named in a launch config with no measurement here yet.
+constexpr double kDefaultOpenS = 0.1;
+
+// An unreadable or damaged entry is no entry: the devices are discovered before the first task.
+std::vector<Known> known_devices(const Options& o) {
+  std::vector<Known> out;
+  const fs::path file = discovery_file(o, "devices");
+  if (file.empty()) return out;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto tab = line.find('\t');
+    char* end = nullptr;
+    const double s = std::strtod(line.c_str(), &end);
+    if (tab == std::string::npos || tab == 0 || end != line.c_str() + tab || !(s < 3600)) return {};
+    out.push_back({line.substr(tab + 1), s});
   }
+  return out;
 }
 
+// Writes the new entries whole (a temporary file renamed over the old one): a run reading them
+// at the same time sees the old or the new, never half. `host_only`: what the embedded default's
+// discovery found (none for a launch config's platforms, which leave the marker as it is).
+void remember_discovery(const Options& o, std::optional<bool> host_only,
+                        const std::vector<Known>& found) {
+  const fs::path marker = discovery_file(o, "host-only");
+  if (marker.empty()) return;
+  std::error_code ec;
+  fs::create_directories(marker.parent_path(), ec);
+  if (host_only == false) {
+    fs::remove(marker, ec);
+  } else if (host_only == true && !fs::exists(marker, ec)) {
+    std::ofstream(marker) << "every OpenCL device found computes on the host's cores\n";
+  }
+  const fs::path file = discovery_file(o, "devices");
+  const std::vector<Known> before = known_devices(o);
+  const fs::path tmp = file.string() + "." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    for (const Known& k : found) {
+      double s = k.open_s;
+      for (const Known& b : before)  // a device this run did not open keeps its last time
+        if (s < 0 && b.device == k.device) s = b.open_s;
+      out << s << '\t' << k.device << '\n';
+    }
+    if (!out) return fs::remove(tmp, ec), void();
+  }
+  fs::rename(tmp, file, ec);
+}
+
+[[noreturn]] void missing_device(const rt::Config& cfg, const rt::PlatformConfig& pc,
+                                 const std::vector<Device>& devices) {
+  // As any mistake in the launch config: the program must not run without a platform it lists
+  // (every task placed there failed, and the run aborted). _exit, since this may run on a task's
+  // or an opener's thread with the runtime started, where exit would wait for it.
+  std::string found;
+  for (const auto& d : devices) found += (found.empty() ? "'" : ", '") + d.info.name + "'";
+  std::fprintf(stderr,
+               "cei: %s: platforms.%s.device: no OpenCL device name contains '%s' (devices: %s)\n",
+               cfg.source.c_str(), pc.name.c_str(), pc.device_match.c_str(),
+               found.empty() ? "none" : found.c_str());
+  std::fflush(nullptr);
+  std::_Exit(2);
+}
+
+double seconds_since(rt::Clock::time_point t0) {
+  return std::chrono::duration<double>(rt::Clock::now() - t0).count();
+}
+
+// CEI_OPENCL_OPEN=first, or no discovery known here yet: the devices open before the first task.
 void open_devices(rt::Runtime& rt, const rt::Config& cfg) {
   try {
     const Options env = Options::from_env();
+    const auto t0 = rt::Clock::now();
     for (const rt::PlatformConfig& pc : cfg.platforms) {
       if (pc.type != rt::PlatformType::OpenCL) continue;
-      Options o = env;
-      o.naive = o.naive || pc.naive;
-      if (pc.memory_cap_bytes) o.mem_cap = pc.memory_cap_bytes;
-      if (auto p = make_platform(pc.name, pc.device_match, o)) {
-        add(rt, std::move(p), pc);
-        continue;
-      }
-      // As any mistake in the launch config: the program must not run without a platform it
-      // lists (every task placed there failed, and the run aborted). _exit, since this may run
-      // on a task's thread with the runtime started (on demand), where exit would wait for it.
-      std::string found;
-      for (const auto& d : all_devices())
-        found += (found.empty() ? "'" : ", '") + d.info.name + "'";
-      std::fprintf(stderr,
-                   "cei: %s: platforms.%s.device: no OpenCL device name contains '%s' (devices: "
-                   "%s)\n",
-                   cfg.source.c_str(), pc.name.c_str(), pc.device_match.c_str(),
-                   found.empty() ? "none" : found.c_str());
-      std::fflush(nullptr);
-      std::_Exit(2);
+      auto p = make_platform(pc.name, pc.device_match, options_for(env, pc));
+      if (!p) missing_device(cfg, pc, all_devices());
+      set_up(rt, *p, pc);
+      rt.add_platform(std::move(p));
     }
     if (cfg.all_opencl_devices) {
       const char* match = std::getenv("CEI_OPENCL_DEVICE");
       auto found = make_platforms(match ? match : "", env);
       bool host_only = !found.empty();
+      std::vector<Known> known;
       for (auto& p : found) {
         rt::PlatformConfig pc = cfg.platform_or_default(p->name(), rt::PlatformType::OpenCL);
         host_only = host_only && (pc.host_cores < 0 ? p->host_cores() : pc.host_cores) > 0;
-        add(rt, std::move(p), std::move(pc));
+        known.push_back({p->device().name, seconds_since(t0)});
+        set_up(rt, *p, std::move(pc));
+        rt.add_platform(std::move(p));
       }
-      remember_discovery(env, host_only);
+      remember_discovery(env, host_only, known);
     }
   } catch (const std::exception& e) {
     // A broken driver must not take the CPU platform down with it.
@@ -231,15 +305,136 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg) {
   }
 }
 
+// A platform that is a candidate before its device is found (the launch config names it, or the
+// last discovery here found its device).
+struct Expected {
+  OpenCLPlatform* platform;
+  std::string device;  // its device's name (exact), or a launch config's part of it
+  bool exact;
+  rt::PlatformConfig config;
+};
+
+// On the opener's thread: discovery, then each expected platform gets its device (or is gone),
+// and the devices nobody expected are added.
+void open_expected(rt::Runtime& rt, const rt::Config& cfg, const std::vector<Expected>& expected) {
+  const Options env = Options::from_env();
+  const auto t0 = rt::Clock::now();
+  std::vector<Device> devices;
+  try {
+    devices = all_devices();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cei: OpenCL platforms disabled: %s\n", e.what());
+  }
+  const char* match = std::getenv("CEI_OPENCL_DEVICE");
+  std::vector<bool> taken(devices.size());
+  std::vector<Known> found(devices.size());
+  for (std::size_t i = 0; i < devices.size(); ++i) found[i].device = devices[i].info.name;
+  bool host_only = true;
+  auto open = [&](OpenCLPlatform& p, std::size_t i, const rt::PlatformConfig& pc) {
+    try {
+      p.open(devices[i].info.index, [&](OpenCLPlatform& q) { set_up(rt, q, pc); });
+    } catch (const std::exception& e) {
+      p.gone(std::string("the device did not open: ") + e.what());
+      return;
+    }
+    taken[i] = true;
+    found[i].open_s = seconds_since(t0);
+    host_only = host_only && (pc.host_cores < 0 ? p.host_cores() : pc.host_cores) > 0;
+  };
+  std::set<std::string> names;
+  for (const Expected& x : expected) {
+    names.insert(x.platform->name());
+    std::size_t i = 0;
+    if (x.exact)  // the same device as last time, in discovery order
+      while (i < devices.size() && (taken[i] || devices[i].info.name != x.device)) ++i;
+    else
+      while (i < devices.size() && devices[i].info.name.find(x.device) == std::string::npos) ++i;
+    if (i < devices.size())
+      open(*x.platform, i, x.config);
+    else if (x.exact)
+      x.platform->gone("the OpenCL device '" + x.device +
+                       "' that the last discovery on this machine found is not there now");
+    else
+      missing_device(cfg, x.config, devices);
+  }
+  if (!cfg.all_opencl_devices) return remember_discovery(env, std::nullopt, found);
+  bool any = false;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (match && devices[i].info.name.find(match) == std::string::npos) continue;
+    any = true;
+    if (taken[i]) continue;
+    std::size_t n = 0;  // a device new here: the first name free
+    while (names.contains("opencl" + std::to_string(n))) ++n;
+    const std::string name = "opencl" + std::to_string(n);
+    names.insert(name);
+    auto p = std::make_unique<OpenCLPlatform>(name, options_for(env, {}), 0.0);
+    rt::PlatformConfig pc = cfg.platform_or_default(name, rt::PlatformType::OpenCL);
+    open(*p, i, pc);
+    if (p->is_open()) rt.add_platform(std::move(p));
+  }
+  remember_discovery(env, any && host_only, found);
+}
+
+// The platforms of the launch config, and with the embedded default those of the last discovery
+// here, are candidates from now on; their devices are discovered and opened in the background.
+// False, having added nothing, when the default has no discovery known here to name them from.
+bool expect_devices(rt::Runtime& rt, std::shared_ptr<const rt::Config> cfg) {
+  const Options env = Options::from_env();
+  const std::vector<Known> known = known_devices(env);
+  if (cfg->all_opencl_devices && known.empty()) return false;
+  std::vector<Expected> expected;
+  auto expect = [&](const std::string& name, const std::string& device, bool exact,
+                    const rt::PlatformConfig& pc, double open_s) {
+    auto p = std::make_unique<OpenCLPlatform>(name, options_for(env, pc), open_s);
+    // Nothing of the device is known before it opens: no share of the host's cores either.
+    rt::PlatformConfig opening = pc;
+    opening.host_cores = 0;
+    DecisionHooks hooks;
+    hooks.forecast =
+        forecast_hook(rt, *p, std::make_shared<const rt::PlatformConfig>(std::move(opening)));
+    p->set_decision_hooks(std::move(hooks));
+    expected.push_back({p.get(), device, exact, pc});
+    rt.add_platform(std::move(p));
+  };
+  for (const rt::PlatformConfig& pc : cfg->platforms) {
+    if (pc.type != rt::PlatformType::OpenCL) continue;
+    double open_s = kDefaultOpenS;
+    for (const Known& k : known)
+      if (k.open_s >= 0 && k.device.find(pc.device_match) != std::string::npos) {
+        open_s = k.open_s;
+        break;
+      }
+    expect(pc.name, pc.device_match, false, pc, open_s);
+  }
+  if (cfg->all_opencl_devices) {
+    const char* match = std::getenv("CEI_OPENCL_DEVICE");
+    std::size_t n = 0;
+    for (const Known& k : known) {
+      if (match && k.device.find(match) == std::string::npos) continue;
+      const std::string name = "opencl" + std::to_string(n++);
+      expect(name, k.device, true, cfg->platform_or_default(name, rt::PlatformType::OpenCL),
+             k.open_s >= 0 ? k.open_s : kDefaultOpenS);
+    }
+  } else if (expected.empty()) {
+    return true;  // no OpenCL platform listed: nothing to discover
+  }
+  rt.open_in_background(
+      [cfg, expected = std::move(expected)](rt::Runtime& r) { open_expected(r, *cfg, expected); });
+  return true;
+}
+
 // Starting the driver and opening the devices costs tens of milliseconds (PoCL's start loads LLVM:
-// 35-45 ms on the 2-core VM, 20% of a CPU-only Cholesky N=2048 there). The devices open only for
-// a task that no platform open can run under only:<p> with p not an OpenCL platform, and under
-// the policies that leave the devices on the host's cores to such tasks (the automatic ones with
-// the embedded default) when the last discovery here found no other device. Otherwise they open
-// before the first task, kernels built at first use: opened in the background, the devices came
-// too late for a program that submits its whole graph at once (on the H100, DynPerf placed every
-// matmul 2048/256 task on the CPU before the GPU was there: 0.55 s against 0.09 s), and building
-// every CE's kernel ahead made a bezier run on the GPU take 50 s instead of 1.
+// 35-45 ms on the 2-core VM, 20% of a CPU-only Cholesky N=2048 there; on NVIDIA, discovery starts
+// the CUDA driver: about half a second). The devices open only for a task that no platform open
+// can run under only:<p> with p not an OpenCL platform, and under the policies that leave the
+// devices on the host's cores to such tasks (the automatic ones with the embedded default) when
+// the last discovery here found no other device. Otherwise the platforms are candidates from the
+// start and open in the background (expect_devices): an earlier attempt that added the devices
+// only once open had a program that submits its whole graph at once place every task on the CPU
+// before the GPU was there (on the H100, DynPerf on matmul 2048/256: 0.55 s against 0.09 s);
+// a platform still opening forecasts its opening time, so DynPerf gives it what it will still
+// finish first. Kernels build at first use per CE, on the platform's own thread: building every
+// CE's kernel ahead made a bezier run on the GPU take 50 s instead of 1.
 const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& rt) {
   std::shared_ptr<const rt::Config> cfg;
   try {
@@ -253,7 +448,7 @@ const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& 
   if ((sole && sole->type != rt::PlatformType::OpenCL) ||
       (rt::discovered_host_devices_are_fallbacks(*cfg) && known_host_only(Options::from_env())))
     rt.open_on_demand([cfg](rt::Runtime& r) { open_devices(r, *cfg); });
-  else
+  else if (rt::opencl_env().open_first.value_or(false) || !expect_devices(rt, cfg))
     open_devices(rt, *cfg);
 });
 

@@ -21,6 +21,7 @@
 #include <cei/rt/observer.hpp>
 #include <cei/rt/platform.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -77,7 +78,9 @@ struct Estimate {
   double missing_bytes = 0;  // inputs with no replica on this device yet
   double transfer_s = 0;     // missing_bytes at the measured write bandwidth
   int tasks_in_flight = 0;   // submitted here and not finished
-  rt::Forecast own;          // from the platform's own kernel timings (clock: its first forecast)
+  // Until the device is open, as expected (OpenCLPlatform's opening constructor): 0 once open.
+  double opening_s = 0;
+  rt::Forecast own;  // from the platform's own kernel timings (clock: its first forecast)
 };
 
 // The Decision Engine's part in forecasts and energy figures, installed by the runtime's factory
@@ -113,7 +116,25 @@ class OpenCLPlatform : public rt::Platform {
  public:
   // device_match: a substring of the device name (empty: the index-th device overall).
   OpenCLPlatform(std::string name, std::size_t device_index, Options options);
+  // A platform whose device is still to be found and opened (docs/opencl.md, "Opening the
+  // devices"), expected open `expected_open_s` from now: it is a candidate at once, its forecasts
+  // (the decision hooks set now) count the time it still needs, and it holds the tasks it gets
+  // until open() or gone(). Such a platform also builds each CE's kernel off the submitting
+  // thread: a task whose kernel is not built yet waits for it here, and a CE whose build fails
+  // is given back to the scheduler (Failure::Elsewhere) and refused from then on.
+  OpenCLPlatform(std::string name, Options options, double expected_open_s);
   ~OpenCLPlatform() override;
+
+  // Gives the opening platform its device (from the thread that discovered it; once): `setup`
+  // installs the hooks of the open device on it (set_decision_hooks, set_trace_hooks), before
+  // any task reaches the device. Then the tasks it holds go to their kernels' builds.
+  void open(std::size_t device_index, const std::function<void(OpenCLPlatform&)>& setup);
+  // The device is not there: every task held is given back to the scheduler (Failure::Elsewhere,
+  // with `why`), and the platform runs nothing from now on. Thread-safe, once, instead of open().
+  void gone(const std::string& why);
+  // Whether open() has run (an opening platform's device(), estimate(), host_cores(), stats() and
+  // max_inflight() need it). Thread-safe.
+  bool is_open() const;
 
   const std::string& name() const override;
   const char* kind() const override { return "opencl"; }
@@ -146,9 +167,14 @@ class OpenCLPlatform : public rt::Platform {
   unsigned host_cores() const;
 
   struct Impl;
+  struct Opening;
 
  private:
+  Impl* ready() const;   // null while opening (acquire: impl_ is set when it is not)
+  void build_kernels();  // an opening platform's builder thread
   std::shared_ptr<Impl> impl_;
+  std::shared_ptr<Opening> opening_;  // opening constructor only
+  std::atomic<Impl*> ready_{nullptr};
 };
 
 // Every device (name "opencl0", ...) or those whose name contains device_match, in ICD order.

@@ -139,6 +139,9 @@ struct OpenCLEnv {
   std::optional<bool> naive, in_order;
   std::optional<std::uint64_t> mem_cap;  // bytes
   std::optional<std::int64_t> queues, max_inflight;
+  // CEI_OPENCL_OPEN=first: the devices open before the first task, kernels build on the thread
+  // that first needs them; background (the default): docs/opencl.md, "Opening the devices".
+  std::optional<bool> open_first;
 };
 
 inline OpenCLEnv opencl_env() {
@@ -149,6 +152,12 @@ inline OpenCLEnv opencl_env() {
   e.mem_cap = env_bytes("CEI_OPENCL_MEM_CAP", std::uint64_t{1} << 20, std::uint64_t{1} << 50);
   e.queues = env_integer("CEI_OPENCL_QUEUES", 0, 64);
   e.max_inflight = env_integer("CEI_OPENCL_MAX_INFLIGHT", 0, 4096);
+  if (const char* v = env_detail::value("CEI_OPENCL_OPEN")) {
+    const std::string_view s = v;
+    if (s != "first" && s != "background")
+      env_detail::refuse("CEI_OPENCL_OPEN", "first or background", v);
+    e.open_first = s == "first";
+  }
   return e;
 }
 

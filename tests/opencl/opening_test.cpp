@@ -1,0 +1,124 @@
+// OpenCL platforms that are candidates before their device is open (docs/opencl.md, "Opening the
+// devices"), inside the real runtime on PoCL. The launch config lists the CPU platform alone
+// (opening_main sets CEI_PLATFORMS); each test adds its own opening platform and opens it, or
+// finds it gone, itself: nothing here depends on how long a driver takes.
+#include "kernels.hpp"
+
+#include <cei/opencl/opencl_platform.hpp>
+#include <cei/rt/api.hpp>
+#include <cei/rt/runtime.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace cei::test {
+namespace {
+
+namespace rt = cei::rt;
+
+IVec iota(std::size_t n, int from = 0) {
+  IVec v(n);
+  std::iota(v.begin(), v.end(), from);
+  return v;
+}
+
+std::atomic<int> native_incs{0};
+void inc_native(void* const* a) {
+  ++native_incs;
+  IVec r = *static_cast<const IVec*>(a[0]);
+  for (auto& x : r) x += 1;
+  *static_cast<IVec*>(a[1]) = std::move(r);
+}
+const rt::NativeVersion inc_versions[] = {{"Native", &inc_native}};
+// inc with a native version beside its kernel: the CPU platform can run it too.
+const rt::CeInfo inc_anywhere{"inc",   "OpeningCEI", false, inc_params, 1,
+                              &ivec(), inc_versions, 1,     &inc_cl};
+
+// Places every task on the platform named `wanted` when it is a candidate, else on the CPU, and
+// keeps what `wanted` forecast.
+struct Prefer final : rt::Policy {
+  explicit Prefer(std::string wanted) : wanted(std::move(wanted)) {}
+  const char* name() const override { return "prefer"; }
+  bool by_forecasts() const override { return false; }
+  std::size_t choose(const rt::CeInfo&, std::span<const rt::Candidate> cs) override {
+    std::size_t cpu = 0;
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      if (cs[i].platform->name() == "cpu") cpu = i;
+      if (cs[i].platform->name() != wanted) continue;
+      std::lock_guard g(mu);
+      forecasts.push_back(cs[i].forecast);
+      return i;
+    }
+    return cpu;
+  }
+  std::string wanted;
+  std::mutex mu;
+  std::vector<rt::Forecast> forecasts;
+};
+
+// Adds an opening platform called `name`, expected open in `open_s`, under a policy that
+// prefers it.
+opencl::OpenCLPlatform& expect(const std::string& name, double open_s, Prefer*& policy) {
+  auto& runtime = rt::Runtime::instance();
+  auto p = std::make_unique<opencl::OpenCLPlatform>(name, opencl::Options::from_env(), open_s);
+  auto& raw = *p;
+  runtime.add_platform(std::move(p));
+  auto prefer = std::make_unique<Prefer>(name);
+  policy = prefer.get();
+  runtime.set_policy(std::move(prefer));
+  return raw;
+}
+
+TEST(Opening, APlatformStillOpeningTakesTasksAndRunsThemOnceOpen) {
+  Prefer* policy = nullptr;
+  opencl::OpenCLPlatform& late = expect("late", 5.0, policy);
+  IVec v = iota(1000);
+  rt::Scope scope(v);
+  // A chain and a task only a device can run, all placed before the device is there.
+  IVec w, x;
+  rt::Scope scope_w(w), scope_x(x);
+  rt::assign(w, rt::call<IVec>(inc_anywhere, rt::in<IVec>(v)));
+  rt::assign(x, rt::call<IVec>(inc_ce, rt::in<IVec>(w)));
+  EXPECT_FALSE(late.is_open());
+  {
+    std::lock_guard g(policy->mu);
+    // The first task's choice (the device alone can run the second: no choice to make).
+    EXPECT_EQ(policy->forecasts.size(), 1u);
+    // Its forecast counts the time it still needs to open.
+    for (const rt::Forecast& f : policy->forecasts) EXPECT_GT(f.end_s, 4.0);
+  }
+  late.open(opencl::list_devices().at(0).index, [](opencl::OpenCLPlatform&) {});
+  EXPECT_EQ(rt::sync_read(x), iota(1000, 2));
+  EXPECT_EQ(rt::sync_read(w), iota(1000, 1));
+  EXPECT_EQ(late.stats().kernels, 2u);  // both ran on the device, none on the CPU
+  EXPECT_EQ(native_incs.load(), 0);
+}
+
+TEST(Opening, ADeviceThatIsNotThereGivesItsTasksBackAndNoResultIsLost) {
+  Prefer* policy = nullptr;
+  opencl::OpenCLPlatform& ghost = expect("ghost", 0.0, policy);
+  const int native_before = native_incs.load();
+  IVec v = iota(100);
+  rt::Scope scope(v);
+  for (int i = 0; i < 3; ++i) rt::assign(v, rt::call<IVec>(inc_anywhere, rt::in<IVec>(v)));
+  EXPECT_EQ(policy->forecasts.size(), 3u);  // all three went to it
+  ghost.gone("not found by this test");
+  EXPECT_EQ(rt::sync_read(v), iota(100, 3));
+  EXPECT_EQ(native_incs.load() - native_before, 3);  // the CPU platform ran them
+  EXPECT_FALSE(ghost.can_run(inc_anywhere));
+}
+
+}  // namespace
+}  // namespace cei::test
+
+int main(int argc, char** argv) {
+  setenv("CEI_PLATFORMS", CEI_CPU_ONLY, 1);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
