@@ -138,24 +138,34 @@ void Scheduler::rethink(Platform& p) {
   rethinking_.store(false, std::memory_order_release);
 }
 
-// Several native versions: each is tried in turn until every one has a profile on p, then the
-// one predicted fastest for this input size runs.
+// Several native versions of the task's quality (approximate ones only for an approximate task,
+// the others for an accurate one): each is tried in turn until every one has a profile on p, then
+// the one predicted fastest for this input size runs.
 int Scheduler::choose_version(TaskImpl& t, const Platform& p) {
   const CeInfo& ce = t.ce();
-  if (ce.nversions <= 1) return 0;
+  thread_local std::vector<int> of_quality;
+  of_quality.clear();
+  const bool approximate = t.quality == Quality::Approximate;
+  for (std::size_t v = 0; v < ce.nversions; ++v)
+    if (ce.versions[v].approximate == approximate) of_quality.push_back(static_cast<int>(v));
+  if (of_quality.empty())  // none of that quality: an accurate one (the plan offers no other)
+    for (std::size_t v = 0; v < ce.nversions; ++v)
+      if (!ce.versions[v].approximate) of_quality.push_back(static_cast<int>(v));
+  if (of_quality.size() <= 1) return of_quality.empty() ? 0 : of_quality.front();
   const unsigned turn = next_version_.fetch_add(1, std::memory_order_relaxed);
+  const int exploring = of_quality[turn % of_quality.size()];
   Profiles* profiles = core_.profiles.get();
-  if (!profiles) return static_cast<int>(turn % ce.nversions);
+  if (!profiles) return exploring;
   double bytes = 0;
   for (auto& a : t.args())
     if (a.in) bytes += static_cast<double>(a.in->bytes());
-  int best = 0;
+  int best = of_quality.front();
   double best_s = 0;
-  for (std::size_t v = 0; v < ce.nversions; ++v) {
-    Prediction pr = profiles->predict(ce, static_cast<int>(v), p.name(), bytes);
-    if (pr.source == Source::Default) return static_cast<int>(turn % ce.nversions);  // exploring
-    if (v == 0 || pr.seconds < best_s) {
-      best = static_cast<int>(v);
+  for (const int v : of_quality) {
+    Prediction pr = profiles->predict(ce, v, p.name(), bytes);
+    if (pr.source == Source::Default) return exploring;
+    if (v == of_quality.front() || pr.seconds < best_s) {
+      best = v;
       best_s = pr.seconds;
     }
   }

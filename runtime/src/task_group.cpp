@@ -1,0 +1,185 @@
+#include "task_group.hpp"
+
+#include "host_wait.hpp"
+#include "runtime_core.hpp"
+
+#include <cei/budget.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstring>
+#include <memory>
+
+namespace cei::rt {
+
+namespace {
+
+thread_local std::vector<std::unique_ptr<TaskGroup>> open_groups;
+std::atomic<std::uint64_t> next_group{1};
+
+// What an approximate version costs, as a share of the accurate one's time and energy, while the
+// profiles have not measured both on the platform.
+constexpr double kApproximateShare = 0.5;
+
+int first_version(const CeInfo& ce, bool approximate) {
+  for (std::size_t v = 0; v < ce.nversions; ++v)
+    if (ce.versions[v].approximate == approximate) return static_cast<int>(v);
+  return -1;
+}
+
+// The approximate version's time over the accurate one's on p, as the profiles predict them.
+double approximate_share(RuntimeCore& rt, const TaskImpl& t, const Platform& p, int accurate,
+                         int approximate) {
+  if (!rt.profiles) return kApproximateShare;
+  double bytes = 0;
+  for (const auto& a : t.args())
+    if (a.in) bytes += static_cast<double>(a.in->bytes());
+  const Prediction acc = rt.profiles->predict(t.ce(), accurate, p.name(), bytes);
+  const Prediction apx = rt.profiles->predict(t.ce(), approximate, p.name(), bytes);
+  if (acc.source == Source::Default || apx.source == Source::Default || acc.seconds <= 0)
+    return kApproximateShare;
+  return apx.seconds / acc.seconds;
+}
+
+// The fastest accurate option: where a plan that changed nothing about the task puts it.
+std::size_t fastest_accurate(const PlanTask& t) {
+  std::size_t best = PlanChoice::kNone;
+  for (std::size_t i = 0; i < t.options.size(); ++i)
+    if (t.options[i].quality == Quality::Accurate &&
+        (best == PlanChoice::kNone || t.options[i].end_s < t.options[best].end_s))
+      best = i;
+  return best;
+}
+
+// The scope objects of cei/budget.hpp reach the runtime through these: set at static
+// initialisation, so that a group declared before the first task starts the runtime.
+const bool hooked = [] {
+  cei::detail::group_begin_hook = [](double budget_j, double ratio,
+                                     const std::source_location& where) {
+    open_group(Runtime::instance().impl(), {.budget_j = budget_j, .accurate_ratio = ratio},
+               std::string(where.file_name()) + ":" + std::to_string(where.line()));
+  };
+  cei::detail::group_end_hook = [] { close_group(); };
+  return true;
+}();
+
+}  // namespace
+
+int significance_of(const TaskImpl& t) {
+  const char* s = t.ce().significance;
+  if (!s) return 100;
+  int v = 100;
+  const char* end = s + std::strlen(s);
+  if (auto [p, ec] = std::from_chars(s, end, v); ec != std::errc{} || p != end) return 100;
+  return std::clamp(v, 0, 100);
+}
+
+TaskGroup::TaskGroup(RuntimeCore& rt, GroupGoal goal, std::uint64_t id, std::string where)
+    : rt_(rt), goal_(goal) {
+  report_.id = id;
+  report_.where = std::move(where);
+  report_.budget_j = goal.budget_j;
+  report_.accurate_ratio = goal.accurate_ratio;
+  report_.step = to_string(PlanStep::Fastest);
+}
+
+TaskGroup* TaskGroup::current() noexcept {
+  return open_groups.empty() ? nullptr : open_groups.back().get();
+}
+
+void TaskGroup::hold(TaskImpl& t) {
+  held_.push_back(t.self);
+}
+
+double TaskGroup::spent_j() const {
+  double j = 0;
+  for (const Placed& p : placed_) {
+    const bool settled = p.settles->state() != Version::State::Pending;
+    const double measured = settled ? p.task->timing().energy_j : 0;
+    j += measured > 0 ? measured : p.forecast_j;
+  }
+  return j;
+}
+
+PlanTask TaskGroup::options_of(TaskImpl& t) {
+  const CeInfo& ce = t.ce();
+  PlanTask pt;
+  pt.significance = significance_of(t);
+  // Dropping needs the runtime to publish a dropped task's outputs as they were: until it can,
+  // no task is offered to the plan as droppable.
+  pt.droppable = false;
+  const int accurate = first_version(ce, false), approximate = first_version(ce, true);
+  for (Platform* p : rt_.platforms) {
+    if (!p->can_run(ce)) continue;
+    const Forecast f = p->forecast(t);
+    if (!f.feasible) continue;
+    const std::size_t at = platforms_.size();
+    platforms_.push_back(p);
+    pt.options.push_back({at, Quality::Accurate, f.end_s, f.energy_j});
+    // The scheduler picks an approximate native version only where it picks versions.
+    if (approximate >= 0 && accurate >= 0 && p->capabilities().has(Capabilities::PicksVersion)) {
+      const double share = approximate_share(rt_, t, *p, accurate, approximate);
+      pt.options.push_back(
+          {at, Quality::Approximate, f.end_s - f.exec_s * (1 - share), f.energy_j * share});
+    }
+  }
+  return pt;
+}
+
+void TaskGroup::flush() {
+  if (held_.empty()) return;
+  std::vector<PlanTask> tasks;
+  tasks.reserve(held_.size());
+  platforms_.clear();
+  for (const TaskPtr& t : held_) tasks.push_back(options_of(*impl(t.get())));
+  const GroupPlan plan = plan_group(goal_, tasks, spent_j());
+  if (plan.step > furthest_) furthest_ = plan.step;
+  report_.step = to_string(furthest_);
+  report_.meets_budget = plan.meets_budget;
+  std::vector<TaskPtr> held = std::move(held_);
+  held_.clear();
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    TaskImpl& t = *impl(held[i].get());
+    const PlanChoice& c = plan.choices[i];
+    const bool placeable = c.option != PlanChoice::kNone;
+    t.quality = placeable ? c.quality : Quality::Accurate;
+    report_.tasks.emplace_back(t.id(), t.quality);
+    VersionPtr settles = t.done;
+    for (const auto& a : t.args())
+      if (!settles && a.out) settles = a.out;
+    placed_.push_back({held[i], settles, placeable ? tasks[i].options[c.option].energy_j : 0});
+    // Unchanged by the plan: the policy places it, seeing the queues that the forecasts of a
+    // whole group made at once do not. Moved or approximated: where the plan put it.
+    if (!placeable || c.option == fastest_accurate(tasks[i]))
+      rt_.scheduler().dispatch(t);
+    else
+      rt_.scheduler().dispatch(t, {.only = platforms_[tasks[i].options[c.option].platform]});
+  }
+}
+
+void TaskGroup::close() {
+  flush();
+  for (const Placed& p : placed_)
+    if (p.settles) wait_ready(*p.settles);
+  observe_group_closed(report_);
+}
+
+void open_group(RuntimeCore& rt, GroupGoal goal, std::string where) {
+  // The enclosing group's tasks so far are planned under its own goal.
+  flush_group();
+  open_groups.push_back(std::make_unique<TaskGroup>(
+      rt, goal, next_group.fetch_add(1, std::memory_order_relaxed), std::move(where)));
+}
+
+void close_group() {
+  if (open_groups.empty()) return;
+  open_groups.back()->close();
+  open_groups.pop_back();
+}
+
+void flush_group() {
+  if (TaskGroup* g = TaskGroup::current()) g->flush();
+}
+
+}  // namespace cei::rt
