@@ -29,8 +29,9 @@ std::size_t least_energy(const PlanTask& t, Quality q) {
   });
 }
 
+// A task with no option (no platform can run it) costs nothing here: the scheduler fails it.
 double energy_of(const PlanTask& t, const PlanChoice& c) {
-  return c.quality == Quality::Dropped ? 0.0 : t.options[c.option].energy_j;
+  return c.option == PlanChoice::kNone ? 0.0 : t.options[c.option].energy_j;
 }
 
 // A task's choice at the start: its fastest accurate option, unless significance 0 sends it to
@@ -116,7 +117,7 @@ GroupPlan plan_group(const GroupGoal& goal, std::span<const PlanTask> tasks, dou
   };
   const bool met = take_step(PlanStep::LeastEnergy,
                              [](const PlanTask& t, PlanChoice& c) {
-                               if (c.quality == Quality::Dropped) return false;
+                               if (c.option == PlanChoice::kNone) return false;
                                const std::size_t e = least_energy(t, c.quality);
                                if (t.options[e].energy_j >= t.options[c.option].energy_j)
                                  return false;

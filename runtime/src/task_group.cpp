@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 
 namespace cei::rt {
 
@@ -50,6 +51,44 @@ std::size_t fastest_accurate(const PlanTask& t) {
         (best == PlanChoice::kNone || t.options[i].end_s < t.options[best].end_s))
       best = i;
   return best;
+}
+
+// Whether the runtime can leave every output of ce as it was: each one is an inout, whose input
+// it copies. (An out's earlier value is not the task's to read, and a result has none.)
+bool can_drop(const CeInfo& ce) {
+  if (!ce.droppable || ce.result) return false;
+  for (std::size_t i = 0; i < ce.nparams; ++i)
+    if (ce.params[i].dir == Dir::Out) return false;
+  return true;
+}
+
+// A dropped task settles without running, once its inputs are ready and on the host: each
+// output is a copy of its input. A failed input fails it, as it would fail a task that ran.
+void settle_dropped(Task& task) {
+  TaskImpl& t = *impl(&task);
+  for (const auto& a : t.args()) {
+    if (!a.in) continue;
+    if (auto e = a.in->error()) return t.finish(e);
+    if (a.in->host()) continue;
+    if (t.inputs().fetched())
+      return t.finish(std::make_exception_ptr(
+          std::runtime_error("could not bring an input of a dropped task to the host")));
+    if (!t.inputs().until_on_host(t, settle_dropped)) settle_dropped(t);
+    return;
+  }
+  t.commit(t.attempt(), [&t] {
+    for (const auto& a : t.args()) {
+      if (!a.out) continue;
+      void* value = a.type->create();
+      a.type->copy(value, a.in->host());
+      a.out->publish_host(value);
+    }
+  });
+}
+
+void drop(TaskImpl& t) {
+  t.open_attempt();
+  if (!t.inputs().until_ready(t, settle_dropped)) settle_dropped(t);
 }
 
 // The scope objects of cei/budget.hpp reach the runtime through these: set at static
@@ -106,9 +145,7 @@ PlanTask TaskGroup::options_of(TaskImpl& t) {
   const CeInfo& ce = t.ce();
   PlanTask pt;
   pt.significance = significance_of(t);
-  // Dropping needs the runtime to publish a dropped task's outputs as they were: until it can,
-  // no task is offered to the plan as droppable.
-  pt.droppable = false;
+  pt.droppable = can_drop(ce);
   const int accurate = first_version(ce, false), approximate = first_version(ce, true);
   for (Platform* p : rt_.platforms) {
     if (!p->can_run(ce)) continue;
@@ -143,7 +180,8 @@ void TaskGroup::flush() {
     TaskImpl& t = *impl(held[i].get());
     const PlanChoice& c = plan.choices[i];
     const bool placeable = c.option != PlanChoice::kNone;
-    t.quality = placeable ? c.quality : Quality::Accurate;
+    // A task no platform can run (no option) goes to the scheduler, which fails it as usual.
+    t.quality = placeable || c.quality == Quality::Dropped ? c.quality : Quality::Accurate;
     report_.tasks.emplace_back(t.id(), t.quality);
     VersionPtr settles = t.done;
     for (const auto& a : t.args())
@@ -151,7 +189,9 @@ void TaskGroup::flush() {
     placed_.push_back({held[i], settles, placeable ? tasks[i].options[c.option].energy_j : 0});
     // Unchanged by the plan: the policy places it, seeing the queues that the forecasts of a
     // whole group made at once do not. Moved or approximated: where the plan put it.
-    if (!placeable || c.option == fastest_accurate(tasks[i]))
+    if (t.quality == Quality::Dropped)
+      drop(t);
+    else if (!placeable || c.option == fastest_accurate(tasks[i]))
       rt_.scheduler().dispatch(t);
     else
       rt_.scheduler().dispatch(t, {.only = platforms_[tasks[i].options[c.option].platform]});

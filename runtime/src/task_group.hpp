@@ -2,7 +2,8 @@
 // the tasks that its thread submits and plans them together (decision/group_plan.hpp) when the
 // program next waits for anything (a host sync, a result's get, a barrier, the end of a variable's
 // scope, a full in-flight window: everything that could wait for a held task) or when it ends;
-// each task is then dispatched on the platform and at the quality planned for it. The tasks of a
+// each task is then dispatched on the platform and at the quality planned for it, or dropped (its
+// outputs, all inouts, keep their values). The tasks of a
 // later flush are planned with what the earlier ones spent (the platform's figure where a task has
 // settled with one, else its forecast) taken from the budget. The end of the group waits for its
 // tasks and reports it to the observers (GroupReport).

@@ -119,5 +119,16 @@ TEST(GroupPlan, DroppableTaskWithAnApproximationIsApproximatedNotDropped) {
   EXPECT_FALSE(p.meets_budget);
 }
 
+// A task that no platform can run has no option: the plan leaves it to the scheduler (which fails
+// it) and plans the others.
+TEST(GroupPlan, ATaskWithNoOptionCostsNothingAndIsLeftAsItIs) {
+  std::vector<PlanTask> tasks{PlanTask{}, task(10, true)};
+  const GroupPlan p = plan_group({.budget_j = 1}, tasks);
+  EXPECT_EQ(p.choices[0].option, PlanChoice::kNone);
+  EXPECT_EQ(p.choices[0].quality, A);
+  EXPECT_EQ(p.choices[1].quality, X);
+  EXPECT_DOUBLE_EQ(p.energy_j, 2);
+}
+
 }  // namespace
 }  // namespace cei::rt::test

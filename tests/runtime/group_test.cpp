@@ -37,6 +37,13 @@ const rt::ParamInfo params[] = {{"x", rt::Dir::InOut, &rt::type_ops<std::int64_t
 const rt::NativeVersion versions[] = {{"acc", &accurate}, {"apx", &approximate, true}};
 const rt::CeInfo triple{"triple", "GroupCEI", false,   params, 1,       nullptr,
                         versions, 2,          nullptr, {},     nullptr, "50"};
+// Droppable, of significance 10, with no approximation: x = x + 100.
+void add_hundred(void* const* a) {
+  *static_cast<std::int64_t*>(a[0]) += 100;
+}
+const rt::NativeVersion add_versions[] = {{"acc", &add_hundred}};
+const rt::CeInfo blur{"blur", "GroupCEI", false, params,  1,    nullptr, add_versions,
+                      1,      nullptr,    {},    nullptr, "10", true};
 // The same versions, of significance 100 (no [[cei::significance]]): never approximated.
 const rt::CeInfo vital{"vital", "GroupCEI", false, params, 1, nullptr, versions, 2, nullptr};
 
@@ -106,6 +113,28 @@ TEST(Groups, ABindingBudgetApproximatesAndTheResultsAreTheApproximateVersions) {
   EXPECT_EQ(count(g, rt::Quality::Accurate), 1u);
   EXPECT_EQ(g.step, "approximate");
   EXPECT_FALSE(g.meets_budget);  // 0 J: even the approximations cost something
+}
+
+// Dropped: the outputs keep the values they had, and the tasks after it read those.
+TEST(Groups, ABindingBudgetDropsTheDroppableTasksWithNoApproximation) {
+  std::int64_t x[kTasks];
+  for (int i = 0; i < kTasks; ++i) x[i] = i;
+  for (int i = 0; i < kTasks; ++i) rt::call<void>(triple, rt::inout<std::int64_t>(x[i]));
+  {
+    cei::EnergyBudget budget(0.0);
+    for (int i = 0; i < kTasks; ++i) rt::call<void>(blur, rt::inout<std::int64_t>(x[i]));
+  }
+  for (int i = 0; i < kTasks; ++i) rt::call<void>(triple, rt::inout<std::int64_t>(x[i]));
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), 3 * (3 * i + 1) + 1) << i;
+  const rt::GroupReport g = groups->last();
+  EXPECT_EQ(count(g, rt::Quality::Dropped), std::size_t{kTasks});
+  EXPECT_EQ(g.step, "drop");
+  // With a budget the plan meets, the same tasks run.
+  {
+    cei::EnergyBudget budget(1e12);
+    for (int i = 0; i < kTasks; ++i) rt::call<void>(blur, rt::inout<std::int64_t>(x[i]));
+  }
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), 3 * (3 * i + 1) + 1 + 100) << i;
 }
 
 TEST(Groups, ARatioKeepsThatShareAccurate) {
