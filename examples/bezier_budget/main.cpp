@@ -1,0 +1,131 @@
+// The Bezier surface of examples/bezier (1024 x 1024 points over a seeded 16 x 16 control net),
+// block by block, under an energy budget or an accuracy ratio: the Decision Engine computes the
+// blocks far from the centre (low weight, low significance) coarsely when the budget requires it.
+// Writes the surface as raw float32 and, given the exact surface (the -seq twin's output),
+// prints the PSNR and the largest error against it.
+//
+// Usage: bezier_budget [GOAL=none] [BLOCK=128] [OUT=surface.f32] [REF=] [RESOLUTION=1024]
+//   GOAL: none, a budget in joules (e.g. 12.5), or ratio:R (at least R of the blocks exact).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "budget_patch.hpp"
+
+namespace {
+
+constexpr int kSide = 16;
+
+cei::Matrix<float> random_control(unsigned seed) {
+  std::mt19937 rng(seed);
+  cei::Matrix<float> net(kSide, kSide);
+  for (float& h : net) h = static_cast<float>(rng() >> 8) / 16777216.f;
+  return net;
+}
+
+// 100 at the centre of the surface, down to 10 at its corners.
+int weight_of(int bi, int bj, int nb) {
+  const double mid = (nb - 1) / 2.0;
+  const double d = std::hypot(bi - mid, bj - mid), far = std::hypot(mid, mid);
+  return far > 0 ? static_cast<int>(std::lround(100 - 90 * d / far)) : 100;
+}
+
+[[noreturn]] void usage(const char* argv0, const std::string& why) {
+  std::fprintf(stderr,
+               "%s: %s\nusage: %s [none|JOULES|ratio:R] [BLOCK] [OUT.f32] [REF.f32] [RESOLUTION]"
+               "  (BLOCK divides RESOLUTION)\n",
+               argv0, why.c_str(), argv0);
+  std::exit(2);
+}
+
+std::optional<double> number(const std::string& s) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(s, &used);
+    if (used == s.size()) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string goal = argc > 1 ? argv[1] : "none";
+  const auto block_arg = number(argc > 2 ? argv[2] : "128");
+  const std::string out = argc > 3 ? argv[3] : "surface.f32";
+  const std::string ref = argc > 4 ? argv[4] : "";
+  const auto resolution_arg = number(argc > 5 ? argv[5] : "1024");
+  if (!block_arg || !resolution_arg) usage(argv[0], "BLOCK and RESOLUTION are integers");
+  const int block = static_cast<int>(*block_arg), resolution = static_cast<int>(*resolution_arg);
+  if (block < 2 || resolution < 2 || resolution % block != 0)
+    usage(argv[0], "bad BLOCK or RESOLUTION");
+  std::optional<double> budget_j, ratio;
+  if (goal.rfind("ratio:", 0) == 0) {
+    ratio = number(goal.substr(6));
+    if (!ratio) usage(argv[0], "GOAL ratio:R needs a number R");
+  } else if (goal != "none") {
+    budget_j = number(goal);
+    if (!budget_j) usage(argv[0], "GOAL is none, a number of joules or ratio:R");
+  }
+
+  const int nb = resolution / block;
+  const cei::Matrix<float> control = random_control(7);
+  std::vector<cei::Matrix<float>> blocks(nb * nb);
+  {
+    // The group: every block below, planned together; the scope's end waits for them.
+    std::optional<cei::EnergyBudget> budget;
+    std::optional<cei::AccuracyRatio> accurate;
+    if (budget_j) budget.emplace(*budget_j, std::source_location::current());
+    if (ratio) accurate.emplace(*ratio, std::source_location::current());
+    for (int bi = 0; bi < nb; ++bi)
+      for (int bj = 0; bj < nb; ++bj)
+        blocks[bi * nb + bj] = exact::patch(control, kSide, resolution, bi * block, bj * block,
+                                            block, weight_of(bi, bj, nb));
+  }
+
+  std::vector<float> surface(static_cast<std::size_t>(resolution) * resolution);
+  for (int r = 0; r < resolution; ++r)
+    for (int c = 0; c < resolution; ++c)
+      surface[static_cast<std::size_t>(r) * resolution + c] =
+          blocks[(r / block) * nb + c / block](r % block, c % block);
+  std::ofstream(out, std::ios::binary)
+      .write(reinterpret_cast<const char*>(surface.data()),
+             static_cast<std::streamsize>(surface.size() * sizeof(float)));
+  std::printf("bezier_budget: %dx%d points, block=%d tasks=%d goal=%s\n", resolution, resolution,
+              block, nb * nb, goal.c_str());
+  std::printf("surface written to %s\n", out.c_str());
+  if (ref.empty()) return 0;
+
+  std::vector<float> exact(surface.size());
+  std::ifstream in(ref, std::ios::binary);
+  if (!in.read(reinterpret_cast<char*>(exact.data()),
+               static_cast<std::streamsize>(exact.size() * sizeof(float)))) {
+    std::fprintf(stderr, "%s: %s: not a %dx%d float32 surface\n", argv[0], ref.c_str(), resolution,
+                 resolution);
+    return 2;
+  }
+  // PSNR over the exact surface's range of heights.
+  double se = 0, worst = 0;
+  const auto [lo, hi] = std::minmax_element(exact.begin(), exact.end());
+  for (std::size_t i = 0; i < surface.size(); ++i) {
+    const double e = static_cast<double>(surface[i]) - exact[i];
+    se += e * e;
+    worst = std::max(worst, std::abs(e));
+  }
+  const double mse = se / static_cast<double>(surface.size()), peak = *hi - *lo;
+  if (mse == 0)
+    std::printf("psnr_db inf\n");
+  else
+    std::printf("psnr_db %.2f\n", 10 * std::log10(peak * peak / mse));
+  std::printf("max_abs_error %.3g\n", worst);
+  return 0;
+}
