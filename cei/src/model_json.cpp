@@ -50,6 +50,19 @@ ordered_json json_of(const Type& t) {
           {"rank", t.rank}};
 }
 
+ordered_json json_of(const std::optional<OpenCL>& cl) {
+  if (!cl) return nullptr;
+  const OpenCL& o = *cl;
+  return {{"kernel", o.kernel},
+          {"kernel_path", o.kernel_path},
+          {"name", o.name},
+          {"global_work_size", o.global_work_size},
+          {"local_work_size", o.local_work_size},
+          {"offset", o.offset},
+          {"result_size", o.result_size},
+          {"loc", json_of(o.loc)}};
+}
+
 ordered_json json_of(const CoreElement& ce) {
   ordered_json j;
   j["interface_name"] = ce.interface_name;
@@ -68,23 +81,20 @@ ordered_json json_of(const CoreElement& ce) {
   j["versions"] = ordered_json::array();
   for (const auto& v : ce.versions)
     j["versions"].push_back({{"declaring_class", v.declaring_class}, {"loc", json_of(v.loc)}});
-  j["opencl"] = nullptr;
-  if (ce.opencl) {
-    const OpenCL& o = *ce.opencl;
-    j["opencl"] = {{"kernel", o.kernel},
-                   {"kernel_path", o.kernel_path},
-                   {"name", o.name},
-                   {"global_work_size", o.global_work_size},
-                   {"local_work_size", o.local_work_size},
-                   {"offset", o.offset},
-                   {"result_size", o.result_size},
-                   {"loc", json_of(o.loc)}};
-  }
+  j["opencl"] = json_of(ce.opencl);
   j["on_failure"] = nullptr;
   if (ce.on_failure)
     j["on_failure"] = {{"policy", ce.on_failure->policy},
                        {"retries", ce.on_failure->retries},
                        {"timeout_ms", ce.on_failure->timeout_ms}};
+  // Only where written: the models of applications without them stay as they were.
+  ordered_json approximate = ordered_json::array();
+  for (const auto& v : ce.versions)
+    if (v.approximate) approximate.push_back(v.declaring_class);
+  if (!approximate.empty()) j["approximate_versions"] = approximate;
+  if (ce.opencl_approximate) j["opencl_approximate"] = json_of(ce.opencl_approximate);
+  if (!ce.significance.empty()) j["significance"] = ce.significance;
+  if (ce.droppable) j["droppable"] = true;
   return j;
 }
 

@@ -9,6 +9,9 @@ CeIndex::CeIndex(const std::vector<model::Model>& models) {
   for (const auto& m : models)
     for (const auto& ce : m.ces)
       for (const auto& v : ce.versions) {
+        // A call the program writes to an approximation asks for that result: it stays a plain
+        // call, never a task that might run the accurate version instead.
+        if (v.approximate) continue;
         std::string cls = v.declaring_class;
         if (cls.rfind("::", 0) == 0) cls.erase(0, 2);
         by_qualified_name_[cls + "::" + ce.name] = &ce;

@@ -186,9 +186,10 @@ const FunctionDecl* find_kernel(ASTContext& ctx, const std::string& name) {
 
 class KernelChecker {
  public:
-  KernelChecker(const model::CoreElement& ce, const KernelFile& kf, frontend::Diagnostics& diags)
+  KernelChecker(const model::CoreElement& ce, const model::OpenCL& cl, const KernelFile& kf,
+                frontend::Diagnostics& diags)
       : ce_(ce),
-        cl_(*ce.opencl),
+        cl_(cl),
         kf_(kf),
         ctx_(kf.ast->getASTContext()),
         sm_(ctx_.getSourceManager()),
@@ -329,17 +330,18 @@ class KernelChecker {
 void check_kernels(const std::vector<model::Model>& models, frontend::Diagnostics& diags) {
   std::map<std::string, std::unique_ptr<KernelFile>> files;  // each file parsed once
   for (const auto& m : models)
-    for (const auto& ce : m.ces) {
-      if (!ce.opencl) continue;
-      auto [it, fresh] = files.try_emplace(ce.opencl->kernel_path);
-      if (fresh) it->second = parse_kernel_file(ce.opencl->kernel_path);
-      if (!it->second) {
-        diags.error(ce.opencl->loc,
-                    "ceic: cannot read kernel file '" + ce.opencl->kernel_path + "' as OpenCL C");
-        continue;
+    for (const auto& ce : m.ces)
+      for (const auto* impl : {&ce.opencl, &ce.opencl_approximate}) {  // the same signature
+        if (!*impl) continue;
+        const model::OpenCL& cl = **impl;
+        auto [it, fresh] = files.try_emplace(cl.kernel_path);
+        if (fresh) it->second = parse_kernel_file(cl.kernel_path);
+        if (!it->second) {
+          diags.error(cl.loc, "ceic: cannot read kernel file '" + cl.kernel_path + "' as OpenCL C");
+          continue;
+        }
+        KernelChecker(ce, cl, *it->second, diags).run();
       }
-      KernelChecker(ce, *it->second, diags).run();
-    }
 }
 
 }  // namespace cei::instrument

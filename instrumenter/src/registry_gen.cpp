@@ -1,7 +1,9 @@
 #include <cei/instrument/registry_gen.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -67,16 +69,30 @@ std::string qualified(const std::string& cls) {
   return cls.rfind("::", 0) == 0 ? cls : "::" + cls;
 }
 
+void emit_opencl(std::ostringstream& o, const std::optional<model::OpenCL>& impl,
+                 const std::string& symbol) {
+  if (!impl) return;
+  const auto& cl = *impl;
+  o << "const ::cei::rt::OpenCLImpl " << symbol << "{" << quoted(cl.name) << ",\n    "
+    << raw_literal(read_file(cl.kernel_path)) << ",\n    " << quoted(cl.kernel_path) << ", "
+    << quoted(cl.global_work_size) << ", " << quoted(cl.local_work_size) << ", "
+    << quoted(cl.offset) << ", " << quoted(cl.result_size) << "};\n";
+}
+
 void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
   const std::string id = ce.interface_name + "_" + ce.name;
   const bool has_result = ce.result.kind != model::TypeKind::Void;
   const std::size_t callee = ce.is_static ? 0 : 1;
   const std::size_t nparams = ce.params.size() + callee;
-  const std::string self_type =
-      ce.versions.empty() ? "void" : qualified(ce.versions[0].declaring_class);
+  // Accurate versions first: a platform that runs no version the scheduler picks (a worker node)
+  // runs version 0, which must then be the program's own result.
+  std::vector<model::Version> versions = ce.versions;
+  std::stable_partition(versions.begin(), versions.end(),
+                        [](const model::Version& v) { return !v.approximate; });
+  const std::string self_type = versions.empty() ? "void" : qualified(versions[0].declaring_class);
 
-  for (std::size_t v = 0; v < ce.versions.size(); ++v) {
-    const std::string cls = qualified(ce.versions[v].declaring_class);
+  for (std::size_t v = 0; v < versions.size(); ++v) {
+    const std::string cls = qualified(versions[v].declaring_class);
     o << "void __cei_invoke_" << id << "_" << v << "(void* const* args) {\n  ";
     if (has_result) o << "*static_cast<" << ce.result.spelling << "*>(args[" << nparams << "]) = ";
     if (ce.is_static)
@@ -88,7 +104,7 @@ void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
         << i + callee << "])";
     o << ");\n}\n";
   }
-  if (ce.versions.empty() && !ce.params.empty()) o << "[[maybe_unused]] ";
+  if (versions.empty() && !ce.params.empty()) o << "[[maybe_unused]] ";
   o << "const ::cei::rt::ParamInfo __cei_params_" << id << "[] = {\n";
   if (!ce.is_static)
     o << "    {\"this\", ::cei::rt::Dir::InOut, &::cei::rt::type_ops<" << self_type << ">()},\n";
@@ -98,18 +114,13 @@ void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
   if (nparams == 0) o << "    {nullptr, ::cei::rt::Dir::In, nullptr},\n";
   o << "};\n";
   o << "const ::cei::rt::NativeVersion __cei_versions_" << id << "[] = {\n";
-  for (std::size_t v = 0; v < ce.versions.size(); ++v)
-    o << "    {" << quoted(ce.versions[v].declaring_class) << ", &__cei_invoke_" << id << "_" << v
-      << "},\n";
-  if (ce.versions.empty()) o << "    {nullptr, nullptr},\n";
+  for (std::size_t v = 0; v < versions.size(); ++v)
+    o << "    {" << quoted(versions[v].declaring_class) << ", &__cei_invoke_" << id << "_" << v
+      << ", " << (versions[v].approximate ? "true" : "false") << "},\n";
+  if (versions.empty()) o << "    {nullptr, nullptr},\n";
   o << "};\n";
-  if (ce.opencl) {
-    const auto& cl = *ce.opencl;
-    o << "const ::cei::rt::OpenCLImpl __cei_opencl_" << id << "{" << quoted(cl.name) << ",\n    "
-      << raw_literal(read_file(cl.kernel_path)) << ",\n    " << quoted(cl.kernel_path) << ", "
-      << quoted(cl.global_work_size) << ", " << quoted(cl.local_work_size) << ", "
-      << quoted(cl.offset) << ", " << quoted(cl.result_size) << "};\n";
-  }
+  emit_opencl(o, ce.opencl, "__cei_opencl_" + id);
+  emit_opencl(o, ce.opencl_approximate, "__cei_opencl_approximate_" + id);
   o << "}  // namespace\n\n";
   o << "const ::cei::rt::CeInfo " << ce_symbol(ce) << "{" << quoted(ce.name) << ", "
     << quoted(ce.interface_name) << ", " << (ce.is_static ? "false" : "true") << ", __cei_params_"
@@ -117,7 +128,9 @@ void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
     << (has_result ? "&::cei::rt::type_ops<" + ce.result.spelling + ">()" : std::string("nullptr"))
     << ", __cei_versions_" << id << ", " << ce.versions.size() << ", "
     << (ce.opencl ? "&__cei_opencl_" + id : std::string("nullptr")) << ", " << failure_spec(ce)
-    << "};\n";
+    << ", " << (ce.opencl_approximate ? "&__cei_opencl_approximate_" + id : std::string("nullptr"))
+    << ", " << (ce.significance.empty() ? std::string("nullptr") : quoted(ce.significance)) << ", "
+    << (ce.droppable ? "true" : "false") << "};\n";
   o << "namespace {\nconst ::cei::rt::Registration __cei_registration_" << id << "{"
     << ce_symbol(ce) << "};\n";
 }

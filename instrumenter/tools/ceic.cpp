@@ -117,12 +117,13 @@ std::string depfile_rule(const std::string& target, const std::vector<cei::model
   std::set<std::string> kernels;
   for (const auto& m : models)
     for (const auto& ce : m.ces)
-      if (ce.opencl && kernels.insert(ce.opencl->kernel_path).second) {
-        // Two appends, not `" " + escaped(...)`: GCC 12 at -O3 reports that operator+ as an
-        // overlapping memcpy (-Wrestrict, a false positive).
-        rule += ' ';
-        rule += escaped(ce.opencl->kernel_path);
-      }
+      for (const auto* cl : {&ce.opencl, &ce.opencl_approximate})
+        if (*cl && kernels.insert((*cl)->kernel_path).second) {
+          // Two appends, not `" " + escaped(...)`: GCC 12 at -O3 reports that operator+ as an
+          // overlapping memcpy (-Wrestrict, a false positive).
+          rule += ' ';
+          rule += escaped((*cl)->kernel_path);
+        }
   return rule + "\n";
 }
 

@@ -153,7 +153,9 @@ void CpuPlatform::run(TaskContext& t, int lane) {
     if (timed) t.start_timeout(attempt);
     if (meter_) run = meter_->begin();
     start = Clock::now();
-    invoke_native(ce, static_cast<std::size_t>(version), ptrs);
+    // Dropped (its significance, or a budget): its inout values, copied above, are published
+    // as they were.
+    if (t.quality() != Quality::Dropped) invoke_native(ce, static_cast<std::size_t>(version), ptrs);
     end = Clock::now();
     end_run(run, t.id(), start, end);
   } catch (...) {

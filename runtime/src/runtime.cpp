@@ -283,7 +283,8 @@ void RuntimeCore::observe_replaced(TaskImpl& t, const Platform& from, const Plat
 }
 
 void RuntimeCore::observe(TaskImpl& t, bool failed) {
-  if (profiles && !failed && t.platform) {
+  // A dropped task ran nothing: its time would teach the profiles that the version is free.
+  if (profiles && !failed && t.platform && t.quality() != Quality::Dropped) {
     double in_bytes = 0;
     for (auto& a : t.args())
       if (a.in) in_bytes += static_cast<double>(a.in->bytes());

@@ -1,6 +1,7 @@
 #include "scheduler.hpp"
 
 #include "runtime_core.hpp"
+#include "significance.hpp"
 
 #include <cei/rt/trace/log.hpp>
 
@@ -21,21 +22,58 @@ std::string ce_name(const CeInfo& ce) {
   return std::string(ce.interface_name) + "::" + ce.name;
 }
 
-}  // namespace
-
-bool Scheduler::fits(Platform* p, const CeInfo& ce, const Placement& pl, bool spare_avoided) {
-  if (pl.only) return p == pl.only;
-  return p != pl.exclude && (!spare_avoided || p != pl.avoid) &&
-         !(pl.isolated_only && in_process(*p)) && p->can_run(ce) && !is_lost(p);
+bool has_native(const CeInfo& ce, bool approximate) {
+  for (std::size_t v = 0; v < ce.nversions; ++v)
+    if (ce.versions[v].approximate == approximate) return true;
+  return false;
 }
 
-std::size_t Scheduler::count_fitting(const CeInfo& ce, const Placement& pl, bool& spare_avoided,
+// Whether p has the version a task of quality q runs. A dropped task runs nothing, on a platform
+// whose workers publish its inout values as they were (the CPU's).
+bool serves(const Platform& p, const CeInfo& ce, Quality q) {
+  const Capabilities caps = p.capabilities();
+  if (caps.has(Capabilities::Kernels)) return q == Quality::Accurate && ce.opencl;
+  if (caps.has(Capabilities::PicksVersion))
+    return q == Quality::Dropped || has_native(ce, q == Quality::Approximate);
+  // A platform that runs version 0 or the kernel (a node) runs the program's own result only:
+  // the registry lists accurate versions first.
+  return q == Quality::Accurate && (ce.nversions == 0 || !ce.versions[0].approximate);
+}
+
+}  // namespace
+
+bool Scheduler::fits(Platform* p, const TaskImpl& t, const Placement& pl, bool spare_avoided) {
+  if (pl.only) return p == pl.only;
+  return p != pl.exclude && (!spare_avoided || p != pl.avoid) &&
+         !(pl.isolated_only && in_process(*p)) && p->can_run(t.ce()) &&
+         serves(*p, t.ce(), t.quality()) && !is_lost(p);
+}
+
+void Scheduler::decide_quality(TaskImpl& t) {
+  const CeInfo& ce = t.ce();
+  t.significance_ = significance_of(ce, t.args());
+  const auto servable = [&](Quality q) {
+    for (Platform* p : core_.platforms)
+      if (p->can_run(ce) && serves(*p, ce, q) && !is_lost(p)) return true;
+    return false;
+  };
+  const std::optional<Quality> asked = core_.policy->quality(t);
+  // The significance rule: 0 runs an approximation, or nothing when the CE is droppable and has
+  // none; anything above 0 runs accurate.
+  Quality q = asked.value_or(t.significance_ == 0 ? Quality::Approximate : Quality::Accurate);
+  if (!asked && q == Quality::Approximate && !servable(q) && ce.droppable) q = Quality::Dropped;
+  if ((q == Quality::Dropped && !ce.droppable) || !servable(q)) q = Quality::Accurate;
+  t.quality_ = q;
+  t.quality_decided = true;
+}
+
+std::size_t Scheduler::count_fitting(const TaskImpl& t, const Placement& pl, bool& spare_avoided,
                                      Platform*& first) {
   for (const bool spare : {true, false}) {
     if (!spare && !pl.avoid) break;
     std::size_t n = 0;
     for (Platform* p : core_.platforms)
-      if (fits(p, ce, pl, spare) && n++ == 0) first = p;
+      if (fits(p, t, pl, spare) && n++ == 0) first = p;
     spare_avoided = spare;
     if (n > 0) return n;
   }
@@ -45,15 +83,20 @@ std::size_t Scheduler::count_fitting(const CeInfo& ce, const Placement& pl, bool
 
 bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
   if (t.explores) end_exploration(t);  // a retry or an orphan: that measurement will not come
+  if (!t.quality_decided) {
+    // A significance reads the task's arguments: those of earlier tasks once they are ready.
+    if (t.ce().significance && place_when_ready(t, pl)) return true;
+    decide_quality(t);
+  }
   const CeInfo& ce = t.ce();
   if (!pl.only && core_.sole_opening()) core_.wait_background();
   bool spare = true;
   Platform* chosen = nullptr;
-  std::size_t able = count_fitting(ce, pl, spare, chosen);
+  std::size_t able = count_fitting(t, pl, spare, chosen);
   // None of the platforms added so far can run it: the ones still to open may.
   if (able == 0 && !pl.only && core_.opening()) {
     core_.open_all(Runtime::instance());
-    able = count_fitting(ce, pl, spare, chosen);
+    able = count_fitting(t, pl, spare, chosen);
   }
   // A choice made once the inputs are ready sees the queues the task will meet, and its rank.
   if (!pl.only && able > 1 && t.linked && place_when_ready(t, pl)) return true;
@@ -97,7 +140,7 @@ bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
 void Scheduler::forecast(TaskImpl& t, const Placement& pl, bool spare_avoided,
                          std::vector<Candidate>& out) {
   for (Platform* p : core_.platforms) {
-    if (!fits(p, t.ce(), pl, spare_avoided)) continue;
+    if (!fits(p, t, pl, spare_avoided)) continue;
     Forecast f = p->forecast(t);
     if (f.feasible || pl.only) out.push_back({p, f});
   }
@@ -138,33 +181,30 @@ void Scheduler::rethink(Platform& p) {
   rethinking_.store(false, std::memory_order_release);
 }
 
-// Several native versions of the task's quality (approximate ones only for an approximate task,
-// the others for an accurate one): each is tried in turn until every one has a profile on p, then
-// the one predicted fastest for this input size runs.
+// Several native versions of the task's quality (the accurate ones; the approximation): each is
+// tried in turn until every one has a profile on p, then the one predicted fastest for this
+// input size runs.
 int Scheduler::choose_version(TaskImpl& t, const Platform& p) {
   const CeInfo& ce = t.ce();
-  thread_local std::vector<int> of_quality;
-  of_quality.clear();
-  const bool approximate = t.quality == Quality::Approximate;
+  const bool approximate = t.quality() == Quality::Approximate;
+  thread_local std::vector<int> eligible;
+  eligible.clear();
   for (std::size_t v = 0; v < ce.nversions; ++v)
-    if (ce.versions[v].approximate == approximate) of_quality.push_back(static_cast<int>(v));
-  if (of_quality.empty())  // none of that quality: an accurate one (the plan offers no other)
-    for (std::size_t v = 0; v < ce.nversions; ++v)
-      if (!ce.versions[v].approximate) of_quality.push_back(static_cast<int>(v));
-  if (of_quality.size() <= 1) return of_quality.empty() ? 0 : of_quality.front();
+    if (ce.versions[v].approximate == approximate) eligible.push_back(static_cast<int>(v));
+  if (eligible.size() <= 1) return eligible.empty() ? 0 : eligible[0];
   const unsigned turn = next_version_.fetch_add(1, std::memory_order_relaxed);
-  const int exploring = of_quality[turn % of_quality.size()];
+  const int in_turn = eligible[turn % eligible.size()];
   Profiles* profiles = core_.profiles.get();
-  if (!profiles) return exploring;
+  if (!profiles) return in_turn;
   double bytes = 0;
   for (auto& a : t.args())
     if (a.in) bytes += static_cast<double>(a.in->bytes());
-  int best = of_quality.front();
+  int best = eligible[0];
   double best_s = 0;
-  for (const int v : of_quality) {
+  for (int v : eligible) {
     Prediction pr = profiles->predict(ce, v, p.name(), bytes);
-    if (pr.source == Source::Default) return exploring;
-    if (v == of_quality.front() || pr.seconds < best_s) {
+    if (pr.source == Source::Default) return in_turn;  // exploring
+    if (v == eligible[0] || pr.seconds < best_s) {
       best = v;
       best_s = pr.seconds;
     }
@@ -182,7 +222,7 @@ bool Scheduler::retry(TaskImpl& t, const std::exception_ptr& error, Failure how)
   pl.isolated_only = how == Failure::Crash;
   bool spare = true;
   Platform* first = nullptr;
-  const bool any = count_fitting(t.ce(), pl, spare, first) > 0;
+  const bool any = count_fitting(t, pl, spare, first) > 0;
   if (pl.isolated_only) {
     std::string local;  // the platforms a crash keeps it from
     for (Platform* p : core_.platforms)
@@ -206,7 +246,7 @@ bool Scheduler::place_again(TaskImpl& t) {
   pl.again = true;
   bool spare = true;
   Platform* first = nullptr;
-  if (count_fitting(t.ce(), pl, spare, first) == 0) return false;
+  if (count_fitting(t, pl, spare, first) == 0) return false;
   if (t.tracked) untrack(t);
   dispatch(t, pl);
   return true;

@@ -7,7 +7,10 @@
 //   3. Under a policy that sees the graph, with a choice: wait for its inputs (place_when_ready).
 //   4. Forecasts of each candidate; the policy picks one.
 //   5. The exploration gate may hold it until an unmeasured platform has reported.
-//   6. A new attempt opens; for a PicksVersion platform the native version is chosen here.
+//   0. Once, before the first placement: the task's Quality (accurate, approximate, dropped) from
+//      Policy::quality or its significance (evaluated once its inputs are ready).
+//   6. A new attempt opens; for a PicksVersion platform the native version of the task's
+//      quality is chosen here.
 //   7. A MayBeLost platform's task is tracked, and its timeout clock starts; submit().
 //   8. The platform's verdict: done (settled), or failed: Error/Crash -> the failure policy ->
 //      retry() -> dispatch through the policy (the failed platform avoided; after a Crash never a
@@ -84,11 +87,15 @@ class Scheduler {
   void stop();  // no more timeouts fire (the runtime shuts down)
 
  private:
-  // Whether p may take t under pl (`spare_avoided`: not pl.avoid either).
-  bool fits(Platform* p, const CeInfo& ce, const Placement& pl, bool spare_avoided);
+  // Whether p may take t under pl (`spare_avoided`: not pl.avoid either) and has the version
+  // of t's quality.
+  bool fits(Platform* p, const TaskImpl& t, const Placement& pl, bool spare_avoided);
   // How many platforms fit (the first in `first`), sparing pl.avoid when another fits.
-  std::size_t count_fitting(const CeInfo& ce, const Placement& pl, bool& spare_avoided,
+  std::size_t count_fitting(const TaskImpl& t, const Placement& pl, bool& spare_avoided,
                             Platform*& first);
+  // Before t's first placement: its significance, and the version it runs (Policy::quality, or
+  // the significance rule), downgraded to Accurate when no platform has that version.
+  void decide_quality(TaskImpl& t);
   int choose_version(TaskImpl& t, const Platform& p);
   // The forecasts of the platforms that fit pl, into `out` (sparing pl.avoid as count_fitting
   // said); under second thoughts those of platforms running behind are corrected.

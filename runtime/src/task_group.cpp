@@ -2,15 +2,14 @@
 
 #include "host_wait.hpp"
 #include "runtime_core.hpp"
+#include "significance.hpp"
 
 #include <cei/budget.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <cstring>
 #include <memory>
-#include <stdexcept>
 
 namespace cei::rt {
 
@@ -43,6 +42,18 @@ double approximate_share(RuntimeCore& rt, const TaskImpl& t, const Platform& p, 
   return apx.seconds / acc.seconds;
 }
 
+// The task's significance, when the inputs its expression may read are on the host: a group is
+// planned before its own tasks run, so an expression over the output of one of them counts as
+// 100, as the significance rule counts an expression it cannot read.
+int significance_now(const TaskImpl& t) {
+  const char* expr = t.ce().significance;
+  if (!expr) return 100;
+  const bool reads_parameters = std::strstr(expr, "par") != nullptr;
+  for (const auto& a : t.args())
+    if (reads_parameters && a.in && !a.in->host()) return 100;
+  return significance_of(t.ce(), t.args());
+}
+
 // The fastest accurate option: where a plan that changed nothing about the task puts it.
 std::size_t fastest_accurate(const PlanTask& t) {
   std::size_t best = PlanChoice::kNone;
@@ -51,44 +62,6 @@ std::size_t fastest_accurate(const PlanTask& t) {
         (best == PlanChoice::kNone || t.options[i].end_s < t.options[best].end_s))
       best = i;
   return best;
-}
-
-// Whether the runtime can leave every output of ce as it was: each one is an inout, whose input
-// it copies. (An out's earlier value is not the task's to read, and a result has none.)
-bool can_drop(const CeInfo& ce) {
-  if (!ce.droppable || ce.result) return false;
-  for (std::size_t i = 0; i < ce.nparams; ++i)
-    if (ce.params[i].dir == Dir::Out) return false;
-  return true;
-}
-
-// A dropped task settles without running, once its inputs are ready and on the host: each
-// output is a copy of its input. A failed input fails it, as it would fail a task that ran.
-void settle_dropped(Task& task) {
-  TaskImpl& t = *impl(&task);
-  for (const auto& a : t.args()) {
-    if (!a.in) continue;
-    if (auto e = a.in->error()) return t.finish(e);
-    if (a.in->host()) continue;
-    if (t.inputs().fetched())
-      return t.finish(std::make_exception_ptr(
-          std::runtime_error("could not bring an input of a dropped task to the host")));
-    if (!t.inputs().until_on_host(t, settle_dropped)) settle_dropped(t);
-    return;
-  }
-  t.commit(t.attempt(), [&t] {
-    for (const auto& a : t.args()) {
-      if (!a.out) continue;
-      void* value = a.type->create();
-      a.type->copy(value, a.in->host());
-      a.out->publish_host(value);
-    }
-  });
-}
-
-void drop(TaskImpl& t) {
-  t.open_attempt();
-  if (!t.inputs().until_ready(t, settle_dropped)) settle_dropped(t);
 }
 
 // The scope objects of cei/budget.hpp reach the runtime through these: set at static
@@ -104,15 +77,6 @@ const bool hooked = [] {
 }();
 
 }  // namespace
-
-int significance_of(const TaskImpl& t) {
-  const char* s = t.ce().significance;
-  if (!s) return 100;
-  int v = 100;
-  const char* end = s + std::strlen(s);
-  if (auto [p, ec] = std::from_chars(s, end, v); ec != std::errc{} || p != end) return 100;
-  return std::clamp(v, 0, 100);
-}
 
 TaskGroup::TaskGroup(RuntimeCore& rt, GroupGoal goal, std::uint64_t id, std::string where)
     : rt_(rt), goal_(goal) {
@@ -144,8 +108,7 @@ double TaskGroup::spent_j() const {
 PlanTask TaskGroup::options_of(TaskImpl& t) {
   const CeInfo& ce = t.ce();
   PlanTask pt;
-  pt.significance = significance_of(t);
-  pt.droppable = can_drop(ce);
+  pt.significance = significance_now(t);
   const int accurate = first_version(ce, false), approximate = first_version(ce, true);
   for (Platform* p : rt_.platforms) {
     if (!p->can_run(ce)) continue;
@@ -154,6 +117,8 @@ PlanTask TaskGroup::options_of(TaskImpl& t) {
     const std::size_t at = platforms_.size();
     platforms_.push_back(p);
     pt.options.push_back({at, Quality::Accurate, f.end_s, f.energy_j});
+    // A dropped task is the CPU's to settle: it publishes the inout values as they were.
+    if (p->capabilities().has(Capabilities::PicksVersion)) pt.droppable = ce.droppable;
     // The scheduler picks an approximate native version only where it picks versions.
     if (approximate >= 0 && accurate >= 0 && p->capabilities().has(Capabilities::PicksVersion)) {
       const double share = approximate_share(rt_, t, *p, accurate, approximate);
@@ -181,17 +146,18 @@ void TaskGroup::flush() {
     const PlanChoice& c = plan.choices[i];
     const bool placeable = c.option != PlanChoice::kNone;
     // A task no platform can run (no option) goes to the scheduler, which fails it as usual.
-    t.quality = placeable || c.quality == Quality::Dropped ? c.quality : Quality::Accurate;
-    report_.tasks.emplace_back(t.id(), t.quality);
+    t.quality_ = placeable || c.quality == Quality::Dropped ? c.quality : Quality::Accurate;
+    t.significance_ = tasks[i].significance;
+    t.quality_decided = true;
+    report_.tasks.emplace_back(t.id(), t.quality_);
     VersionPtr settles = t.done;
     for (const auto& a : t.args())
       if (!settles && a.out) settles = a.out;
     placed_.push_back({held[i], settles, placeable ? tasks[i].options[c.option].energy_j : 0});
-    // Unchanged by the plan: the policy places it, seeing the queues that the forecasts of a
-    // whole group made at once do not. Moved or approximated: where the plan put it.
-    if (t.quality == Quality::Dropped)
-      drop(t);
-    else if (!placeable || c.option == fastest_accurate(tasks[i]))
+    // Unchanged by the plan, or dropped: the policy places it (among the platforms that serve its
+    // quality), seeing the queues that the forecasts of a whole group made at once do not. Moved
+    // or approximated: where the plan put it.
+    if (!placeable || c.option == fastest_accurate(tasks[i]))
       rt_.scheduler().dispatch(t);
     else
       rt_.scheduler().dispatch(t, {.only = platforms_[tasks[i].options[c.option].platform]});

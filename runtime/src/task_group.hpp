@@ -2,8 +2,8 @@
 // the tasks that its thread submits and plans them together (decision/group_plan.hpp) when the
 // program next waits for anything (a host sync, a result's get, a barrier, the end of a variable's
 // scope, a full in-flight window: everything that could wait for a held task) or when it ends;
-// each task is then dispatched on the platform and at the quality planned for it, or dropped (its
-// outputs, all inouts, keep their values). The tasks of a
+// each task is then dispatched on the platform and at the quality planned for it (its
+// TaskImpl::quality_, decided here instead of by the significance rule). The tasks of a
 // later flush are planned with what the earlier ones spent (the platform's figure where a task has
 // settled with one, else its forecast) taken from the budget. The end of the group waits for its
 // tasks and reports it to the observers (GroupReport).
@@ -62,10 +62,5 @@ void open_group(RuntimeCore& rt, GroupGoal goal, std::string where);
 void close_group();
 // Plans and dispatches what the calling thread's groups hold; nothing when they hold nothing.
 void flush_group();
-
-// The significance (0..100) of t: 100 without [[cei::significance]]; the value of a constant one.
-// An expression over the parameters counts as 100 until the per-task significance of the
-// instrumenter's work (issue 21, item 1) evaluates it.
-int significance_of(const TaskImpl& t);
 
 }  // namespace cei::rt

@@ -4,7 +4,6 @@
 // TaskContext (task_context.hpp), which the runtime claims and settles the same way.
 #pragma once
 
-#include <cei/rt/quality.hpp>
 #include <cei/rt/task_context.hpp>
 
 #include <atomic>
@@ -46,9 +45,12 @@ class TaskImpl final : public TaskContext {
   // task moved once is not moved again).
   double forecast_exec_s = 0;
   bool linked = false;  // in the rank graph (RuntimeCore::link), under its lock
-  // Which of its CE's versions may run it (Scheduler::choose_version): set before its dispatch
-  // (a task group's plan, task_group.hpp), read by the thread that places it.
-  Quality quality = Quality::Accurate;
+  // Set once by the Scheduler before the first placement (quality_decided), read-only afterwards.
+  int significance_ = 100;
+  Quality quality_ = Quality::Accurate;
+  bool quality_decided = false;
+  int significance() const override { return significance_; }
+  Quality quality() const override { return quality_; }
 
   // Keeps the task alive from submission until settled, so platforms may hold raw pointers.
   TaskPtr self;

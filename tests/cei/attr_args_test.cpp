@@ -34,6 +34,19 @@ TEST(AttrArgs, StringsAndIntegers) {
   EXPECT_EQ(args[2].integer, 250);
 }
 
+TEST(AttrArgs, LeadingUnnamedStringAndBooleans) {
+  const auto args = parse_attr_args(R"( "par0 / 2", droppable = true, b = false)");
+  ASSERT_EQ(args.size(), 3u);
+  EXPECT_EQ(args[0].key, "");
+  EXPECT_EQ(args[0].kind, AttrArg::Kind::String);
+  EXPECT_EQ(args[0].text, "par0 / 2");
+  EXPECT_EQ(args[0].value_offset, 1u);
+  EXPECT_EQ(args[1].kind, AttrArg::Kind::Bool);
+  EXPECT_EQ(args[1].integer, 1);
+  EXPECT_EQ(args[2].integer, 0);
+  EXPECT_EQ(args[2].text, "false");
+}
+
 TEST(AttrArgs, EmptyAndMultiLine) {
   EXPECT_TRUE(parse_attr_args("").empty());
   EXPECT_TRUE(parse_attr_args("  \n ").empty());
@@ -51,8 +64,11 @@ TEST(AttrArgs, EscapesKeepSourceOffsets) {
 
 TEST(AttrArgs, Errors) {
   EXPECT_EQ(error_offset(R"(kernel "k.cl")", "expected '=' after 'kernel'"), 7u);
-  EXPECT_EQ(error_offset(R"(kernel = k.cl)", "expected a string or integer value for 'kernel'"),
+  EXPECT_EQ(error_offset(R"(kernel = k.cl)",
+                         "expected a string, integer, true or false for 'kernel', found 'k'"),
             9u);
+  EXPECT_EQ(error_offset(R"(a = *)", "expected a string, integer, true or false for 'a'"), 4u);
+  EXPECT_EQ(error_offset(R"(a = 1, "x")", "expected an argument name"), 7u);
   EXPECT_EQ(error_offset(R"(a = "x" b = "y")", "expected ',' between arguments"), 8u);
   EXPECT_EQ(error_offset(R"(a = "x)", "unterminated string"), 4u);
   EXPECT_EQ(error_offset(R"(a = 1, a = 2)", "argument 'a' given twice"), 7u);

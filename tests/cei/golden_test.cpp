@@ -39,7 +39,8 @@ TEST_P(Golden, ModelMatchesExpectedJson) {
                                                      << expected.dump(2);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cei, Golden, ::testing::Values("matmul", "sort", "sim", "bezier", "canny"),
+INSTANTIATE_TEST_SUITE_P(Cei, Golden,
+                         ::testing::Values("matmul", "sort", "sim", "bezier", "canny", "approx"),
                          [](const auto& info) { return info.param; });
 
 // The same model whatever form the header's path takes: kernel paths follow it.

@@ -41,6 +41,9 @@ struct Param {
 struct Version {
   std::string declaring_class;  // namespace or class: "matmul" -> matmul::multiply
   Location loc;
+  // [[cei::approximate]]: a cheaper, less accurate result; never the target of a call ceic turns
+  // into a task (a call the program writes to it runs as written).
+  bool approximate = false;
 };
 
 struct OpenCL {
@@ -67,6 +70,10 @@ struct CoreElement {
   std::optional<OpenCL> opencl;
   std::optional<OnFailure> on_failure;
   Location loc;
+  std::optional<OpenCL> opencl_approximate;  // [[cei::opencl(..., approximate = true)]]
+  // [[cei::significance("expr", droppable = true)]]: "" when absent (always accurate).
+  std::string significance;
+  bool droppable = false;
 };
 
 struct Model {

@@ -15,7 +15,7 @@ class ArgParser {
     skip_space();
     if (at_end()) return out;
     for (;;) {
-      AttrArg a = one();
+      AttrArg a = out.empty() && s_[pos_] == '"' ? positional() : one();
       for (const auto& prev : out)
         if (prev.key == a.key)
           throw AttrArgsError("argument '" + a.key + "' given twice", a.key_offset);
@@ -29,6 +29,15 @@ class ArgParser {
   }
 
  private:
+  // `[[cei::significance("expr")]]`: a leading string without a name, whose key is left empty
+  // for the attribute's spec to name.
+  AttrArg positional() {
+    AttrArg a;
+    a.key_offset = a.value_offset = pos_;
+    string_value(a);
+    return a;
+  }
+
   AttrArg one() {
     AttrArg a;
     a.key_offset = pos_;
@@ -45,8 +54,10 @@ class ArgParser {
       string_value(a);
     } else if (!at_end() && (std::isdigit(uc()) || s_[pos_] == '-')) {
       integer_value(a);
+    } else if (!at_end() && std::isalpha(uc())) {
+      bool_value(a);
     } else {
-      fail("expected a string or integer value for '" + a.key + "'");
+      fail("expected a string, integer, true or false for '" + a.key + "'");
     }
     return a;
   }
@@ -105,6 +116,16 @@ class ArgParser {
     a.kind = AttrArg::Kind::Integer;
     a.integer = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
     a.text = std::string(s_.substr(a.value_offset, pos_ - a.value_offset));
+  }
+
+  void bool_value(AttrArg& a) {
+    while (!at_end() && (std::isalnum(uc()) || s_[pos_] == '_')) ++pos_;
+    a.text = std::string(s_.substr(a.value_offset, pos_ - a.value_offset));
+    if (a.text != "true" && a.text != "false")
+      fail("expected a string, integer, true or false for '" + a.key + "', found '" + a.text + "'",
+           a.value_offset);
+    a.kind = AttrArg::Kind::Bool;
+    a.integer = a.text == "true" ? 1 : 0;
   }
 
   [[noreturn]] void fail(const std::string& msg) { fail(msg, pos_); }

@@ -22,7 +22,17 @@ std::optional<std::vector<AttrArg>> read_args(const ReadContext& rc, const RawAt
   bool ok = true;
   std::vector<std::string> valid;
   for (const auto& [name, kind] : spec.args) valid.push_back(name);
-  for (const AttrArg& a : args) {
+  bool unnamed = false;  // then "needs key = ..." would repeat the same mistake
+  for (AttrArg& a : args) {
+    if (a.key.empty() && spec.positional) a.key = spec.positional;
+    if (a.key.empty()) {
+      unnamed = true;
+      rc.diags.error(rc.loc(r.args_loc.getLocWithOffset(static_cast<int>(a.key_offset))),
+                     "'cei::" + r.name + "' takes named arguments: write " + spec.args[0].first +
+                         " = \"...\"");
+      ok = false;
+      continue;
+    }
     auto it = std::find_if(spec.args.begin(), spec.args.end(),
                            [&](const auto& s) { return a.key == s.first; });
     const model::Location at = rc.loc(r.args_loc.getLocWithOffset(static_cast<int>(a.key_offset)));
@@ -31,13 +41,21 @@ std::optional<std::vector<AttrArg>> read_args(const ReadContext& rc, const RawAt
                              "'; valid arguments are: " + join(valid));
       ok = false;
     } else if (it->second != a.kind) {
+      static const char* kinds[] = {"a string", "an integer", "true or false"};
       rc.diags.error(at, "argument '" + a.key + "' of 'cei::" + r.name + "' takes " +
-                             (it->second == AttrArg::Kind::String ? "a string" : "an integer"));
+                             kinds[static_cast<int>(it->second)]);
       ok = false;
     }
   }
   for (const char* req : spec.required) {
-    if (std::none_of(args.begin(), args.end(), [&](const AttrArg& a) { return a.key == req; })) {
+    const bool missing = !unnamed && std::none_of(args.begin(), args.end(),
+                                                  [&](const AttrArg& a) { return a.key == req; });
+    if (missing && req == spec.positional) {
+      rc.diags.error(
+          rc.loc(r.loc),
+          "'cei::" + r.name + "' needs an expression first, e.g. [[cei::" + r.name + "(\"50\")]]");
+      ok = false;
+    } else if (missing) {
       rc.diags.error(rc.loc(r.loc), "'cei::" + r.name + "' needs " + req + " = " +
                                         (std::string(req) == "declaring_class"
                                              ? "\"S\" (S::name implements the CE)"
@@ -57,6 +75,7 @@ const std::vector<AttrSpec>& specs() {
   static const std::vector<AttrSpec> s = {
       {"interface", On::Interface, {}, {}},
       {"method", On::Function, {{"declaring_class", K::String}}, {"declaring_class"}},
+      {"approximate", On::Function, {{"declaring_class", K::String}}, {"declaring_class"}},
       {"opencl",
        On::Function,
        {{"kernel", K::String},
@@ -64,8 +83,14 @@ const std::vector<AttrSpec>& specs() {
         {"local_work_size", K::String},
         {"offset", K::String},
         {"result_size", K::String},
-        {"name", K::String}},
+        {"name", K::String},
+        {"approximate", K::Bool}},
        {"kernel", "global_work_size"}},
+      {"significance",
+       On::Function,
+       {{"expr", K::String}, {"droppable", K::Bool}},
+       {"expr"},
+       "expr"},
       {"on_failure",
        On::Function,
        {{"policy", K::String}, {"retries", K::Integer}, {"timeout_ms", K::Integer}},

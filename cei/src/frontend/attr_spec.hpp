@@ -16,6 +16,8 @@ struct AttrSpec {
   enum class On { Interface, Function, Parameter } on;
   std::vector<std::pair<const char*, AttrArg::Kind>> args;
   std::vector<const char*> required;
+  // The argument a leading unnamed string fills (`significance("50")` is `expr = "50"`), or null.
+  const char* positional = nullptr;
 };
 
 // Every attribute, in the order messages list them.

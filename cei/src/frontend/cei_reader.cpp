@@ -10,6 +10,7 @@
 #include "attr_tokens.hpp"
 #include "opencl_reader.hpp"
 #include "read_context.hpp"
+#include "significance_reader.hpp"
 #include "type_classify.hpp"
 #include "version_reader.hpp"
 
@@ -82,18 +83,22 @@ class Reader {
                       "result of CE '" + ce.name + "': " + result.error);
     read_params(m, ce);
 
-    const ReadAttr* opencl = nullptr;
+    const ReadAttr* opencl[2] = {nullptr, nullptr};  // accurate, approximate
+    const ReadAttr* significance = nullptr;
     for (const ReadAttr& a : attrs) {
       const std::string& name = a.raw->name;
-      if (name == "method") {
-        versions_.read(m, ce, a);
+      if (name == "method" || name == "approximate") {
+        versions_.read(m, ce, a, name == "approximate");
       } else if (name == "opencl") {
-        if (opencl) {
-          rc_.diags.error(rc_.loc(a.raw->loc),
-                          "CE '" + ce.name + "' has more than one 'cei::opencl' implementation");
+        const AttrArg* approx = a.arg("approximate");
+        const ReadAttr*& slot = opencl[approx && approx->integer ? 1 : 0];
+        if (slot) {
+          rc_.diags.error(rc_.loc(a.raw->loc), "CE '" + ce.name + "' has more than one " +
+                                                   (&slot == &opencl[1] ? "approximate " : "") +
+                                                   "'cei::opencl' implementation");
           continue;
         }
-        opencl = &a;
+        slot = &a;
       } else if (name == "on_failure") {
         if (ce.on_failure) {
           rc_.diags.error(rc_.loc(a.raw->loc),
@@ -101,15 +106,46 @@ class Reader {
           continue;
         }
         read_on_failure(ce, a);
+      } else if (name == "significance") {
+        if (significance) {
+          rc_.diags.error(rc_.loc(a.raw->loc),
+                          "'cei::significance' given twice for CE '" + ce.name + "'");
+          continue;
+        }
+        significance = &a;
+        read_significance(rc_, ce, a);
       }
     }
-    if (opencl) read_opencl(rc_, ce, *opencl);
+    if (opencl[0]) ce.opencl = read_opencl(rc_, ce, *opencl[0]);
+    if (opencl[1]) ce.opencl_approximate = read_opencl(rc_, ce, *opencl[1]);
+    check_approximations(ce, raw, opencl[1]);
     // A rejected attribute has been reported already (it may have been meant as the version).
-    if (raw.size() == attrs.size() && !has_attr(raw, "method") && !has_attr(raw, "opencl"))
+    if (raw.size() == attrs.size() && !has_attr(raw, "method") && !has_attr(raw, "opencl") &&
+        !has_attr(raw, "approximate"))
       rc_.diags.error(ce.loc, "CE '" + ce.name +
                                   "' has no implementation: add [[cei::method(declaring_class = "
                                   "\"...\")]] or [[cei::opencl(...)]]");
     model_.ces.push_back(std::move(ce));
+  }
+
+  // An approximation stands in for an accurate version, which the program as written (its -seq
+  // twin) and every significant task run: there must be one.
+  void check_approximations(const model::CoreElement& ce, const std::vector<RawAttr>& raw,
+                            const ReadAttr* opencl_approximate) {
+    const bool accurate_native = std::any_of(ce.versions.begin(), ce.versions.end(),
+                                             [](const auto& v) { return !v.approximate; });
+    if (accurate_native || ce.opencl) return;
+    const RawAttr* approx = opencl_approximate ? opencl_approximate->raw : nullptr;
+    for (const auto& r : raw)
+      if (r.name == "approximate" && !approx) approx = &r;
+    // An accurate [[cei::method]] written but refused has been reported already.
+    if (approx && !has_attr(raw, "method"))
+      rc_.diags.error(rc_.loc(approx->loc),
+                      "CE '" + ce.name +
+                          "' has an approximate version but no accurate one: add "
+                          "[[cei::method(declaring_class = \"...\")]] or [[cei::opencl(...)]] "
+                          "(the program as written, and every task whose result matters, run "
+                          "the accurate version)");
   }
 
   static bool has_attr(const std::vector<RawAttr>& attrs, const char* name) {

@@ -56,14 +56,7 @@ void check_opencl_types(const ReadContext& rc, const model::CoreElement& ce) {
 }
 
 void check_expressions(const ReadContext& rc, const model::CoreElement& ce, const ReadAttr& a) {
-  std::vector<expr::ParamShape> shapes;
-  for (const auto& p : ce.params) {
-    const bool scalar = p.type.kind == TypeKind::Scalar;
-    const bool integral = p.type.element != "float" && p.type.element != "double" &&
-                          p.type.element != "long double" && !p.type.element.empty();
-    const int rank = p.type.kind == TypeKind::Object ? -1 : p.type.rank;
-    shapes.push_back({p.name, scalar, integral, rank});
-  }
+  const std::vector<expr::ParamShape> shapes = param_shapes(ce);
   std::optional<std::size_t> gws_dims;
   for (const char* key : {"global_work_size", "local_work_size", "offset", "result_size"}) {
     const AttrArg* arg = a.arg(key);
@@ -78,8 +71,7 @@ void check_expressions(const ReadContext& rc, const model::CoreElement& ce, cons
       e = expr::parse(arg->text);
       expr::check(*e, shapes);
     } catch (const expr::Error& err) {
-      const std::size_t i = std::min(err.column - 1, arg->char_offsets.size() - 1);
-      rc.diags.error(rc.loc_at(a, arg->char_offsets[i]),
+      rc.diags.error(rc.expr_loc(a, *arg, err.column),
                      std::string(key) + ": " + err.what() + " (column " +
                          std::to_string(err.column) + " of \"" + arg->text + "\")");
       continue;
@@ -104,7 +96,19 @@ void check_expressions(const ReadContext& rc, const model::CoreElement& ce, cons
 
 }  // namespace
 
-void read_opencl(const ReadContext& rc, model::CoreElement& ce, const ReadAttr& a) {
+std::vector<expr::ParamShape> param_shapes(const model::CoreElement& ce) {
+  std::vector<expr::ParamShape> shapes;
+  for (const auto& p : ce.params) {
+    const bool scalar = p.type.kind == TypeKind::Scalar;
+    const bool integral = p.type.element != "float" && p.type.element != "double" &&
+                          p.type.element != "long double" && !p.type.element.empty();
+    const int rank = p.type.kind == TypeKind::Object ? -1 : p.type.rank;
+    shapes.push_back({p.name, scalar, integral, rank});
+  }
+  return shapes;
+}
+
+model::OpenCL read_opencl(const ReadContext& rc, const model::CoreElement& ce, const ReadAttr& a) {
   model::OpenCL o;
   o.kernel = a.str("kernel");
   o.name = a.arg("name") ? a.str("name") : ce.name;
@@ -122,7 +126,7 @@ void read_opencl(const ReadContext& rc, model::CoreElement& ce, const ReadAttr& 
   }
   check_opencl_types(rc, ce);
   check_expressions(rc, ce, a);
-  ce.opencl = std::move(o);
+  return o;
 }
 
 }  // namespace cei::frontend

@@ -3,10 +3,18 @@
 // (syntax, parameters, dimensions; result_size against the return type).
 #pragma once
 
+#include <cei/expr.hpp>
+
+#include <vector>
+
 #include "read_context.hpp"
 
 namespace cei::frontend {
 
-void read_opencl(const ReadContext& rc, model::CoreElement& ce, const ReadAttr& a);
+// The implementation `a` describes (an accurate one or, with approximate = true, the other).
+model::OpenCL read_opencl(const ReadContext& rc, const model::CoreElement& ce, const ReadAttr& a);
+
+// What expressions over the CE's parameters (work sizes, significance) may use of each.
+std::vector<expr::ParamShape> param_shapes(const model::CoreElement& ce);
 
 }  // namespace cei::frontend

@@ -7,6 +7,7 @@
 
 #include <cei/frontend.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,11 @@ struct ReadContext {
   }
   model::Location arg_loc(const ReadAttr& a, const AttrArg& arg) const {
     return loc_at(a, arg.value_offset);
+  }
+  // Column `column` (1-based, of an expr::Error) of the expression string `arg`.
+  model::Location expr_loc(const ReadAttr& a, const AttrArg& arg, std::size_t column) const {
+    const std::size_t i = std::min(column - 1, arg.char_offsets.size() - 1);
+    return loc_at(a, arg.char_offsets[i]);
   }
 };
 

@@ -4,16 +4,28 @@
 
 namespace cei::frontend {
 
-void VersionReader::read(const clang::CXXMethodDecl& m, model::CoreElement& ce, const ReadAttr& a) {
+void VersionReader::read(const clang::CXXMethodDecl& m, model::CoreElement& ce, const ReadAttr& a,
+                         bool approximate) {
   const AttrArg* arg = a.arg("declaring_class");
   if (!arg) return;  // reported by validate_attrs()
   std::string scope = arg->text;
   if (scope.rfind("::", 0) == 0) scope = scope.substr(2);
   const model::Location at = rc_.arg_loc(a, *arg);
-  for (const auto& v : ce.versions)
+  for (const auto& v : ce.versions) {
     if (v.declaring_class == scope)
       return rc_.diags.error(at, "version '" + scope + "::" + ce.name + "' given twice");
-  if (check(m, ce, scope, at)) ce.versions.push_back({scope, rc_.loc(a.raw->loc)});
+    // Under a budget the runtime runs "the" approximation; two would leave it to guess.
+    if (approximate && v.approximate)
+      return rc_.diags.error(at, "CE '" + ce.name + "' has a second approximate version ('" +
+                                     scope + "::" + ce.name + "', after '" + v.declaring_class +
+                                     "::" + ce.name + "'); give it one");
+  }
+  if (approximate && !ce.is_static)
+    return rc_.diags.error(at, "'cei::approximate' on instance CE '" + ce.name +
+                                   "': its versions are member functions of the callee's class, "
+                                   "so an approximate one would be another class's; make the CE "
+                                   "static, taking the object as a [[cei::inout]] parameter");
+  if (check(m, ce, scope, at)) ce.versions.push_back({scope, rc_.loc(a.raw->loc), approximate});
 }
 
 bool VersionReader::check(const clang::CXXMethodDecl& m, const model::CoreElement& ce,

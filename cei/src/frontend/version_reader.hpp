@@ -18,7 +18,9 @@ class VersionReader {
   explicit VersionReader(const ReadContext& rc) : rc_(rc), index_(rc.ctx) {}
 
   // Appends the version to ce.versions, or reports why S::name does not implement the CE.
-  void read(const clang::CXXMethodDecl& m, model::CoreElement& ce, const ReadAttr& a);
+  // `approximate`: [[cei::approximate]], held to the same checks as [[cei::method]].
+  void read(const clang::CXXMethodDecl& m, model::CoreElement& ce, const ReadAttr& a,
+            bool approximate);
 
  private:
   bool check(const clang::CXXMethodDecl& m, const model::CoreElement& ce, const std::string& scope,

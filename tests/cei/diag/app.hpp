@@ -15,3 +15,12 @@ class Counter {
   void add(int n);
   static Counter make(int start);
 };
+
+// Cheaper versions of app's functions, for [[cei::approximate]].
+namespace app_fast {
+void scale(cei::Vector<int>& v, int factor);
+void fill(cei::Vector<int>& v, int value);
+}  // namespace app_fast
+namespace app_rough {
+void scale(cei::Vector<int>& v, int factor);
+}  // namespace app_rough

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cei/rt/policy.hpp>
-#include <cei/rt/quality.hpp>
 
 #include <cstddef>
 #include <cstdint>

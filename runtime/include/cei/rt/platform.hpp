@@ -179,6 +179,12 @@ struct Capabilities {
   bool has(unsigned f) const { return (flags & f) == f; }
 };
 
+// Which of its CE's versions a task runs (docs/language.md, "Approximate versions and
+// significance"): an accurate one (the program's own result), an approximation
+// ([[cei::approximate]] or the approximate kernel), or none at all: a dropped task leaves its
+// inout values as they were and its dependants run on them.
+enum class Quality : std::uint8_t { Accurate, Approximate, Dropped };
+
 class Task {
  public:
   virtual ~Task() = default;
@@ -212,6 +218,13 @@ class Task {
   };
   virtual Timing& timing() = 0;
   virtual const Timing& timing() const = 0;  // for readers (observers, energy reports)
+  // [[cei::significance]] of this task, 0..100, from its arguments: 100 for a CE without one.
+  // Known once the scheduler has decided quality() (before the policy sees its candidates);
+  // thread-safe from then on.
+  virtual int significance() const { return 100; }
+  // The version it runs: decided once, before its first placement, by Policy::quality or else
+  // the significance rule; fixed afterwards (retries and moves keep it). Thread-safe from then on.
+  virtual Quality quality() const { return Quality::Accurate; }
   // Where the task stands on the graph's critical path: the longest chain of dependants the
   // runtime knows of, in tasks (1: none). Higher runs first: queues that order their ready tasks
   // use it; it only grows, until the task settles. Thread-safe.

@@ -39,6 +39,15 @@ class Policy {
   // measurement that replaces it is under way (ExplorationGate). The user's orders (static,
   // only:<platform>) do not: holding their tasks back only reorders them. Thread-safe (a constant).
   virtual bool by_forecasts() const { return true; }
+  // The version task t runs (a budget's plan), asked once before its first placement, with
+  // t.significance() known; nullopt (the default): the significance rule, Accurate unless the
+  // significance is 0 (docs/language.md). An answer no platform can serve (Approximate for a CE
+  // without an approximation, Dropped for one that is not droppable or that no CPU can take)
+  // runs Accurate. Called from any thread that submits or readies tasks.
+  virtual std::optional<Quality> quality(const Task& t) {
+    (void)t;
+    return std::nullopt;
+  }
 };
 
 // Forecast inputs a platform cannot know alone: execution-time history per (CE version,

@@ -20,7 +20,7 @@
 //   for (i...) run tasks[i] as tasks[i].options[plan.choices[i].option] (or drop it)
 #pragma once
 
-#include <cei/rt/quality.hpp>
+#include <cei/rt/platform.hpp>
 
 #include <cstddef>
 #include <limits>
