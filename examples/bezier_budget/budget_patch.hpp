@@ -17,7 +17,7 @@ namespace coarse {
 // The surface at every kStride-th point of the block (and its last row and column), bilinearly
 // interpolated in between: about kStride^2 times fewer evaluations, with an error that grows
 // where the surface curves.
-inline constexpr int kStride = 8;
+inline constexpr int kStride = 32;
 cei::Matrix<float> patch(const cei::Matrix<float>& control, int side, int resolution, int row0,
                          int col0, int block, int weight);
 }  // namespace coarse

@@ -13,9 +13,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
-#include <source_location>
 #include <string>
 #include <vector>
+
+#include <cei/cei.hpp>
 
 #include "budget_patch.hpp"
 
@@ -87,8 +88,8 @@ int main(int argc, char** argv) {
     // The group: every block below, planned together; the scope's end waits for them.
     std::optional<cei::EnergyBudget> budget;
     std::optional<cei::AccuracyRatio> accurate;
-    if (budget_j) budget.emplace(*budget_j, std::source_location::current());
-    if (ratio) accurate.emplace(*ratio, std::source_location::current());
+    if (budget_j) budget.emplace(*budget_j, __FILE__, __LINE__);
+    if (ratio) accurate.emplace(*ratio, __FILE__, __LINE__);
     for (int bi = 0; bi < nb; ++bi)
       for (int bj = 0; bj < nb; ++bj)
         blocks[bi * nb + bj] = exact::patch(control, kSide, resolution, bi * block, bj * block,

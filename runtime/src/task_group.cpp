@@ -67,10 +67,10 @@ std::size_t fastest_accurate(const PlanTask& t) {
 // The scope objects of cei/budget.hpp reach the runtime through these: set at static
 // initialisation, so that a group declared before the first task starts the runtime.
 const bool hooked = [] {
-  cei::detail::group_begin_hook = [](double budget_j, double ratio,
-                                     const std::source_location& where) {
+  cei::detail::group_begin_hook = [](double budget_j, double ratio, const char* file,
+                                     unsigned line) {
     open_group(Runtime::instance().impl(), {.budget_j = budget_j, .accurate_ratio = ratio},
-               std::string(where.file_name()) + ":" + std::to_string(where.line()));
+               std::string(file) + ":" + std::to_string(line));
   };
   cei::detail::group_end_hook = [] { close_group(); };
   return true;

@@ -21,21 +21,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <source_location>
 
 namespace cei {
 
 namespace detail {
 // Set by the runtime library at static initialisation; null in programs built without it.
-// begin: budget_j (infinity: none), accurate_ratio (0: none), where ("file:line").
-inline void (*group_begin_hook)(double budget_j, double accurate_ratio,
-                                const std::source_location& where) = nullptr;
+// begin: budget_j (infinity: none), accurate_ratio (0: none), the declaration's file and line.
+inline void (*group_begin_hook)(double budget_j, double accurate_ratio, const char* file,
+                                unsigned line) = nullptr;
 inline void (*group_end_hook)() = nullptr;
 
-[[noreturn]] inline void bad_group(const std::source_location& where, const char* what,
+[[noreturn]] inline void bad_group(const char* file, unsigned line, const char* what,
                                    double value) {
-  std::fprintf(stderr, "%s:%u: error: %s (got %g)\n", where.file_name(),
-               static_cast<unsigned>(where.line()), what, value);
+  std::fprintf(stderr, "%s:%u: error: %s (got %g)\n", file, line, what, value);
   std::exit(2);
 }
 
@@ -45,8 +43,8 @@ class Group {
   Group& operator=(const Group&) = delete;
 
  protected:
-  Group(double budget_j, double accurate_ratio, const std::source_location& where) {
-    if (group_begin_hook) group_begin_hook(budget_j, accurate_ratio, where);
+  Group(double budget_j, double accurate_ratio, const char* file, unsigned line) {
+    if (group_begin_hook) group_begin_hook(budget_j, accurate_ratio, file, line);
   }
   // Only the end of the scope waits, as a barrier would: no exception comes from here (a task's
   // failure is thrown where the program next uses its data, as without a group).
@@ -61,14 +59,16 @@ class Group {
 // those that thread submits.
 class EnergyBudget : detail::Group {
  public:
-  explicit EnergyBudget(double joules,
-                        const std::source_location& where = std::source_location::current())
-      : Group(checked(joules, where), 0.0, where) {}
+  // file, line: the declaration's, as the compiler sees the call (C++20's source location type
+  // is missing from the standard library as libclang 14 reads it, and ceic reads this header).
+  explicit EnergyBudget(double joules, const char* file = __builtin_FILE(),
+                        unsigned line = __builtin_LINE())
+      : Group(checked(joules, file, line), 0.0, file, line) {}
 
  private:
-  static double checked(double j, const std::source_location& where) {
+  static double checked(double j, const char* file, unsigned line) {
     if (!(j >= 0) || std::isinf(j))
-      detail::bad_group(where, "cei::EnergyBudget needs a finite number of joules >= 0", j);
+      detail::bad_group(file, line, "cei::EnergyBudget needs a finite number of joules >= 0", j);
     return j;
   }
 };
@@ -77,14 +77,14 @@ class EnergyBudget : detail::Group {
 // others run approximate where that saves the most energy. Thread-safety as EnergyBudget.
 class AccuracyRatio : detail::Group {
  public:
-  explicit AccuracyRatio(double ratio,
-                         const std::source_location& where = std::source_location::current())
-      : Group(std::numeric_limits<double>::infinity(), checked(ratio, where), where) {}
+  explicit AccuracyRatio(double ratio, const char* file = __builtin_FILE(),
+                         unsigned line = __builtin_LINE())
+      : Group(std::numeric_limits<double>::infinity(), checked(ratio, file, line), file, line) {}
 
  private:
-  static double checked(double r, const std::source_location& where) {
+  static double checked(double r, const char* file, unsigned line) {
     if (!(r >= 0 && r <= 1))
-      detail::bad_group(where, "cei::AccuracyRatio needs a ratio between 0 and 1", r);
+      detail::bad_group(file, line, "cei::AccuracyRatio needs a ratio between 0 and 1", r);
     return r;
   }
 };
