@@ -47,7 +47,7 @@ def psnr(stdout):
 def measure(exe, goal, block, ref, reps, env, work):
     rows = []
     for _ in range(reps):
-        out, err = run([exe, goal, str(block), os.path.join(work, "s.f32"), ref], env)
+        out, err = run([exe, goal, str(block), "1024", os.path.join(work, "s.f32"), ref], env)
         rows.append(group_line(err) + psnr(out))
     energy = statistics.median(r[0] for r in rows)
     # The run whose energy is the median gives the other columns.
@@ -73,13 +73,13 @@ def main():
     env = dict(os.environ, CEI_SUMMARY="1")
     with tempfile.TemporaryDirectory() as work:
         ref = os.path.join(work, "exact.f32")
-        run([exe + "-seq", "none", str(a.block), ref], env)
+        run([exe + "-seq", "none", str(a.block), "1024", ref], env)
         # The plans are as good as the forecasts: a profile history (CEI_PROFILE) in which both
         # versions have run, the exact one (a budget the accurate plan meets) and the coarse one
         # (a budget of 0 J), so that no measured run plans from the config's guesses.
         env["CEI_PROFILE"] = os.path.join(work, "profile.json")
         for goal in ("1e12", "0", "1e12", "0"):
-            run([exe, goal, str(a.block), os.path.join(work, "s.f32"), ref], env)
+            run([exe, goal, str(a.block), "1024", os.path.join(work, "s.f32"), ref], env)
         # The accurate plan's energy: a budget it meets.
         accurate = measure(exe, "1e12", a.block, ref, a.reps, env, work)
         rows = []

@@ -4,7 +4,7 @@
 // Writes the surface as raw float32 and, given the exact surface (the -seq twin's output),
 // prints the PSNR and the largest error against it.
 //
-// Usage: bezier_budget [GOAL=none] [BLOCK=128] [OUT=surface.f32] [REF=] [RESOLUTION=1024]
+// Usage: bezier_budget [GOAL=none] [BLOCK=64] [RESOLUTION=1024] [OUT=surface.f32] [REF]
 //   GOAL: none, a budget in joules (e.g. 12.5), or ratio:R (at least R of the blocks exact).
 #include <algorithm>
 #include <cmath>
@@ -44,7 +44,7 @@ int weight_of(int bi, int bj, int nb) {
 
 [[noreturn]] void usage(const char* argv0, const std::string& why) {
   std::fprintf(stderr,
-               "%s: %s\nusage: %s [none|JOULES|ratio:R] [BLOCK] [OUT.f32] [REF.f32] [RESOLUTION]"
+               "%s: %s\nusage: %s [none|JOULES|ratio:R] [BLOCK] [RESOLUTION] [OUT.f32] [REF.f32]"
                "  (BLOCK divides RESOLUTION)\n",
                argv0, why.c_str(), argv0);
   std::exit(2);
@@ -64,10 +64,10 @@ std::optional<double> number(const std::string& s) {
 
 int main(int argc, char** argv) {
   const std::string goal = argc > 1 ? argv[1] : "none";
-  const auto block_arg = number(argc > 2 ? argv[2] : "128");
-  const std::string out = argc > 3 ? argv[3] : "surface.f32";
-  const std::string ref = argc > 4 ? argv[4] : "";
-  const auto resolution_arg = number(argc > 5 ? argv[5] : "1024");
+  const auto block_arg = number(argc > 2 ? argv[2] : "64");
+  const auto resolution_arg = number(argc > 3 ? argv[3] : "1024");
+  const std::string out = argc > 4 ? argv[4] : "surface.f32";
+  const std::string ref = argc > 5 ? argv[5] : "";
   if (!block_arg || !resolution_arg) usage(argv[0], "BLOCK and RESOLUTION are integers");
   const int block = static_cast<int>(*block_arg), resolution = static_cast<int>(*resolution_arg);
   if (block < 2 || resolution < 2 || resolution % block != 0)
@@ -106,6 +106,9 @@ int main(int argc, char** argv) {
              static_cast<std::streamsize>(surface.size() * sizeof(float)));
   std::printf("bezier_budget: %dx%d points, block=%d tasks=%d goal=%s\n", resolution, resolution,
               block, nb * nb, goal.c_str());
+  double sum = 0;
+  for (float h : surface) sum += h;
+  std::printf("checksum %.6f\n", sum);
   std::printf("surface written to %s\n", out.c_str());
   if (ref.empty()) return 0;
 
