@@ -77,7 +77,7 @@ GroupPlan plan_group(const GroupGoal& goal, std::span<const PlanTask> tasks, dou
     return tasks[a].significance < tasks[b].significance;
   });
 
-  if (goal.accurate_ratio > 0) {
+  if (goal.accurate_ratio >= 0) {
     const auto n = static_cast<double>(tasks.size());
     const auto min_accurate = static_cast<std::size_t>(std::ceil(goal.accurate_ratio * n - 1e-9));
     std::size_t accurate = 0;

@@ -180,7 +180,7 @@ std::string format_groups(const std::vector<GroupRow>& rows) {
   for (const GroupRow& g : rows)
     cells.push_back(
         {fmt::format("{}", g.id), g.where, g.has_budget ? fmt::format("{:.3f}", g.budget_j) : "-",
-         g.accurate_ratio > 0 ? fmt::format("{:.2f}", g.accurate_ratio) : "-",
+         g.accurate_ratio >= 0 ? fmt::format("{:.2f}", g.accurate_ratio) : "-",
          fmt::format("{:.3f}", g.energy_j), g.energy_source, fmt::format("{}", g.accurate),
          fmt::format("{}", g.approximate), fmt::format("{}", g.dropped),
          g.step + (g.meets_budget ? "" : " (over budget: nothing left to give)")});

@@ -110,6 +110,8 @@ TEST(GroupPlan, RatioKeepsThatShareAccurateAndApproximatesWhereItSavesMost) {
   // Only the approximable tasks can give way: a ratio of 0.01 leaves the fifth one accurate.
   p = plan_group({.accurate_ratio = 0.01}, tasks);
   EXPECT_EQ(qualities(p), (std::vector<Quality>{X, X, X, X, A}));
+  p = plan_group({.accurate_ratio = 0}, tasks);  // a ratio of 0: none need be accurate
+  EXPECT_EQ(qualities(p), (std::vector<Quality>{X, X, X, X, A}));
 }
 
 TEST(GroupPlan, DroppableTaskWithAnApproximationIsApproximatedNotDropped) {

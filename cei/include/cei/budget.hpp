@@ -26,7 +26,7 @@ namespace cei {
 
 namespace detail {
 // Set by the runtime library at static initialisation; null in programs built without it.
-// begin: budget_j (infinity: none), accurate_ratio (0: none), the declaration's file and line.
+// begin: budget_j (infinity: none), accurate_ratio (< 0: none), the declaration's file and line.
 inline void (*group_begin_hook)(double budget_j, double accurate_ratio, const char* file,
                                 unsigned line) = nullptr;
 inline void (*group_end_hook)() = nullptr;
@@ -63,7 +63,7 @@ class EnergyBudget : detail::Group {
   // is missing from the standard library as libclang 14 reads it, and ceic reads this header).
   explicit EnergyBudget(double joules, const char* file = __builtin_FILE(),
                         unsigned line = __builtin_LINE())
-      : Group(checked(joules, file, line), 0.0, file, line) {}
+      : Group(checked(joules, file, line), -1.0, file, line) {}
 
  private:
   static double checked(double j, const char* file, unsigned line) {

@@ -49,7 +49,7 @@ struct GroupReport {
   std::uint64_t id = 0;  // 1, 2, ... in the order the groups opened
   std::string where;     // the scope object's "file:line"
   double budget_j = std::numeric_limits<double>::infinity();  // infinity: none
-  double accurate_ratio = 0;                                  // 0: none
+  double accurate_ratio = -1;                                 // < 0: none
   std::string step;  // the furthest step of the budget order: "fastest" when none was needed
   bool meets_budget = true;  // false: the last plan's forecasts stayed above the budget
   std::vector<std::pair<std::uint64_t, Quality>> tasks;  // task id, quality

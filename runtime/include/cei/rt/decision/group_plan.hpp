@@ -31,7 +31,9 @@ namespace cei::rt {
 
 struct GroupGoal {
   double budget_j = std::numeric_limits<double>::infinity();  // joules for the whole group
-  double accurate_ratio = 0;  // 0..1: the least share of the group's tasks that run accurate
+  // 0..1: the least share of the group's tasks that run accurate (0: any may be approximate);
+  // < 0: no ratio.
+  double accurate_ratio = -1;
 };
 
 struct PlanOption {

@@ -56,7 +56,7 @@ struct GroupRow {
   std::string where;  // the scope object's "file:line"
   double budget_j = 0;
   bool has_budget = false;
-  double accurate_ratio = 0;  // 0: none
+  double accurate_ratio = -1;  // < 0: none
   double energy_j = 0;
   std::string energy_source;  // "nvml", "rapl", "model", a forecast's source, or "mixed"
   std::size_t accurate = 0, approximate = 0, dropped = 0;
