@@ -113,8 +113,9 @@ def main():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    budgets = [r for r in rows if r["budget_j"]]
-    ratios = [r for r in rows if not r["budget_j"]]
+    # In order of the energy spent, so that each line reads left to right.
+    budgets = sorted((r for r in rows if r["budget_j"]), key=lambda r: r["energy_j"])
+    ratios = sorted((r for r in rows if not r["budget_j"]), key=lambda r: r["energy_j"])
     fig, (q, e) = plt.subplots(1, 2, figsize=(11, 4.2))
     cap = 100  # an exact surface has infinite PSNR: drawn at the top
     for rs, style, label in ((budgets, "o-", "energy budget"), (ratios, "s--", "accuracy ratio")):
@@ -124,8 +125,9 @@ def main():
     q.set_title("quality vs energy")
     q.legend()
     q.grid(alpha=0.3)
-    xs = [r["budget_j"] for r in budgets]
-    e.plot(xs, [r["energy_j"] for r in budgets], "o-", label="spent")
+    by_budget = sorted(budgets, key=lambda r: r["budget_j"])
+    xs = [r["budget_j"] for r in by_budget]
+    e.plot(xs, [r["energy_j"] for r in by_budget], "o-", label="spent")
     e.plot(xs, xs, ":", color="gray", label="budget")
     e.fill_between(xs, [0.95 * x for x in xs], [1.05 * x for x in xs], color="gray", alpha=0.15,
                    label="budget ±5%")
