@@ -52,11 +52,16 @@ InputBytes input_bytes(const Task& t) {
 
 Prediction CpuPlatform::predict_exec(const Task& t, double input_bytes) const {
   Prediction best;
+  bool any = false;
+  const bool approximate = t.quality() == Quality::Approximate;
   if (const Profiles* profiles = rt_.profiles())
-    // The scheduler runs the version predicted fastest here (Scheduler::choose_version).
+    // The scheduler runs the version of the task's quality predicted fastest here
+    // (Scheduler::choose_version): an accurate task is never forecast at an approximation's time.
     for (std::size_t v = 0; v < t.ce().nversions; ++v) {
+      if (t.ce().versions[v].approximate != approximate) continue;
       const Prediction p = profiles->predict(t.ce(), static_cast<int>(v), name_, input_bytes);
-      if (v == 0 || p.seconds < best.seconds) best = p;
+      if (!any || p.seconds < best.seconds) best = p;
+      any = true;
     }
   return best;
 }

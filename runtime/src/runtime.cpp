@@ -2,6 +2,7 @@
 #include "host_wait.hpp"
 #include "pool.hpp"
 #include "runtime_core.hpp"
+#include "task_group.hpp"
 
 #include <cei/rt/api.hpp>
 #include <cei/rt/decision/config.hpp>
@@ -128,6 +129,10 @@ void observe_platform_energy(const Platform& p, const PlatformEnergy& e) {
   for_observers([&](Observer& o) { o.platform_energy(p, e); });
 }
 
+void observe_group_closed(const GroupReport& g) {
+  for_observers([&](Observer& o) { o.group_closed(g); });
+}
+
 bool register_policy_factory(PolicyFactory f) {
   auto& fs = factories();
   std::lock_guard g(fs.mu);
@@ -159,7 +164,10 @@ Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_
   t->self = t;
   submitted_.fetch_add(1, std::memory_order_relaxed);
   if (ranking()) link(*t);
-  scheduler_.dispatch(*t);
+  if (TaskGroup* g = TaskGroup::current())
+    g->hold(*t);  // planned with the rest of its group (cei::EnergyBudget, cei::AccuracyRatio)
+  else
+    scheduler_.dispatch(*t);
   return result;
 }
 
@@ -316,6 +324,7 @@ std::size_t RuntimeCore::in_flight() const noexcept {
 }
 
 void RuntimeCore::wait_in_flight(std::size_t target) {
+  flush_group();  // the tasks a group holds count in flight: they must go for the count to fall
   std::unique_lock g(flight_mu_);
   // The target before the count: a completion that sees the waiter sees its target too.
   if (target > flight_target_.load(std::memory_order_relaxed))
@@ -583,6 +592,7 @@ void assign(const TypeOps& type, void* target, const void* root, Version* v) {
 void get(Version* v, void* dst) {
   void* value = nullptr;
   auto& core = Runtime::instance().impl();
+  flush_group();  // v may be a held task's
   try {
     if (dst) {
       value = wait_host(*v);
@@ -605,6 +615,7 @@ void get(Version* v, void* dst) {
 void sync(const void* root, bool write) {
   Runtime* rt = Runtime::if_started();
   if (!rt) return;
+  flush_group();  // the writers or in-place readers it waits for may be held tasks
   std::exception_ptr thrown;
   try {
     rt->impl().analyzer().sync(root, write);
@@ -616,10 +627,13 @@ void sync(const void* root, bool write) {
 
 void scope_enter(const void* root) noexcept {
   // A new variable at an address that an earlier one used: its data are not this one's.
+  // Forgetting waits for the tasks reading them in place, which a group may hold.
+  flush_group();
   if (Runtime* rt = Runtime::if_started()) rt->impl().analyzer().forget(root);
 }
 
 void scope_exit(const void* root) noexcept {
+  flush_group();  // as scope_enter
   if (Runtime* rt = Runtime::if_started()) rt->impl().analyzer().forget(root);
 }
 

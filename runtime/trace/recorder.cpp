@@ -119,6 +119,10 @@ void Recorder::platform_energy(const Platform& p, const PlatformEnergy& e) {
   push(MeterRecord{p.name(), e.source, e.tasks_j, e.idle_j, e.pending_j, e.total_j, e.seconds});
 }
 
+void Recorder::group_closed(const GroupReport& g) {
+  push(g);
+}
+
 RunRecord Recorder::snapshot() const {
   std::vector<const Sequenced*> events;
   std::vector<std::unique_lock<std::mutex>> locks;
@@ -185,6 +189,8 @@ RunRecord Recorder::snapshot() const {
         run.meters.push_back(*a);
       else
         *it = *a;  // the later account covers the earlier one
+    } else if (auto* g = std::get_if<GroupReport>(&e->event)) {
+      run.groups.push_back(*g);
     }
   }
   for (const auto& [id, m] : measured) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -15,6 +16,50 @@ std::string human_bytes(std::size_t b) {
   int u = 0;
   while (v >= 1024 && u < 4) v /= 1024, ++u;
   return u == 0 ? fmt::format("{} B", b) : fmt::format("{:.1f} {}", v, units[u]);
+}
+
+// Adds what task t spent to `joules`, and its source to `source` ("mixed" once they disagree).
+void add_energy(const TaskRecord& t, double& joules, std::string& source) {
+  const Forecast* chosen = t.chosen >= 0 ? &t.forecasts[t.chosen].forecast : nullptr;
+  // Once the task ran on another platform than the one chosen, the forecast says nothing.
+  const bool chosen_ran = chosen && t.forecasts[t.chosen].platform == t.platform;
+  std::string from;
+  // A platform that names the source reported the figure, even 0 J.
+  if (t.timing.energy_source || t.timing.energy_j > 0) {
+    joules += t.timing.energy_j;
+    from = t.timing.energy_source ? t.timing.energy_source : "measured";
+  } else if (chosen_ran) {
+    joules += chosen->energy_j;
+    from = source_name(chosen->energy_source);
+  }
+  if (!from.empty()) source = source.empty() || source == from ? from : "mixed";
+}
+
+GroupRow group_row(const RunRecord& run, const GroupReport& g) {
+  GroupRow row;
+  row.id = g.id;
+  row.where = g.where;
+  row.has_budget = !std::isinf(g.budget_j);
+  row.budget_j = row.has_budget ? g.budget_j : 0;
+  row.accurate_ratio = g.accurate_ratio;
+  row.step = g.step;
+  row.meets_budget = g.meets_budget;
+  for (const auto& [id, quality] : g.tasks) {
+    switch (quality) {
+      case Quality::Accurate:
+        ++row.accurate;
+        break;
+      case Quality::Approximate:
+        ++row.approximate;
+        break;
+      case Quality::Dropped:
+        ++row.dropped;
+        break;
+    }
+    if (const TaskRecord* t = run.find_task(id)) add_energy(*t, row.energy_j, row.energy_source);
+  }
+  if (row.energy_source.empty()) row.energy_source = "-";
+  return row;
 }
 
 }  // namespace
@@ -35,20 +80,7 @@ Summary summarize(const RunRecord& run) {
     if (t.failed) ++r.failed;
     if (t.finished) r.busy_s += std::chrono::duration<double>(t.end - t.start).count();
 
-    const Forecast* chosen = t.chosen >= 0 ? &t.forecasts[t.chosen].forecast : nullptr;
-    // Once the task ran on another platform than the one chosen, the forecast says nothing.
-    const bool chosen_ran = chosen && t.forecasts[t.chosen].platform == t.platform;
-    std::string source;
-    // A platform that names the source reported the figure, even 0 J.
-    if (t.timing.energy_source || t.timing.energy_j > 0) {
-      r.energy_j += t.timing.energy_j;
-      source = t.timing.energy_source ? t.timing.energy_source : "measured";
-    } else if (chosen_ran) {
-      r.energy_j += chosen->energy_j;
-      source = source_name(chosen->energy_source);
-    }
-    if (!source.empty())
-      r.energy_source = r.energy_source.empty() || r.energy_source == source ? source : "mixed";
+    add_energy(t, r.energy_j, r.energy_source);
 
     const std::size_t reported = t.timing.bytes_in + t.timing.bytes_out;
     auto it = transferred.find(t.id);
@@ -94,6 +126,7 @@ Summary summarize(const RunRecord& run) {
     if (t.implementation == "dropped") ++s.dropped;
     if (t.implementation.ends_with(kApproximateSuffix)) ++s.approximate;
   }
+  for (const GroupReport& g : run.groups) s.groups.push_back(group_row(run, g));
   s.makespan_s = run.makespan_s();
   return s;
 }
@@ -138,6 +171,24 @@ std::string format_energy(const std::vector<PlatformEnergyRow>& rows) {
                      e.metered ? fmt::format("{:.3f}", e.idle_j) : "-",
                      e.metered ? fmt::format("{:.3f}", e.meter_j) : "-", e.energy_source});
   const Layout layout(head, cells, {0, 4});
+  std::string out = layout.line(head) + layout.rule();
+  for (const auto& row : cells) out += layout.line(row);
+  return out;
+}
+
+std::string format_groups(const std::vector<GroupRow>& rows) {
+  const std::vector<std::string> head = {"group",    "where",       "budget J", "ratio",
+                                         "energy J", "energy from", "accurate", "approximate",
+                                         "dropped",  "plan"};
+  std::vector<std::vector<std::string>> cells;
+  for (const GroupRow& g : rows)
+    cells.push_back(
+        {fmt::format("{}", g.id), g.where, g.has_budget ? fmt::format("{:.3f}", g.budget_j) : "-",
+         g.accurate_ratio >= 0 ? fmt::format("{:.2f}", g.accurate_ratio) : "-",
+         fmt::format("{:.3f}", g.energy_j), g.energy_source, fmt::format("{}", g.accurate),
+         fmt::format("{}", g.approximate), fmt::format("{}", g.dropped),
+         g.step + (g.meets_budget ? "" : " (over budget: nothing left to give)")});
+  const Layout layout(head, cells, {1, 5, 9});
   std::string out = layout.line(head) + layout.rule();
   for (const auto& row : cells) out += layout.line(row);
   return out;
@@ -192,6 +243,7 @@ std::string format_summary(const Summary& s) {
     out += fmt::format("quality: {} task(s) ran an approximation, {} dropped\n", s.approximate,
                        s.dropped);
   if (!s.energy.empty()) out += "\n" + format_energy(s.energy);
+  if (!s.groups.empty()) out += "\n" + format_groups(s.groups);
   return out;
 }
 

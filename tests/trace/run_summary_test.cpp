@@ -196,3 +196,47 @@ TEST(RunSummary, MeteredEnergyArrivesLateAndIdleEnergyIsShownApart) {
 
 }  // namespace
 }  // namespace cei::rt::trace
+
+namespace cei::rt::trace {
+namespace {
+
+// A group's row: its goal, the quality counts of its report, and its tasks' energy as the rows
+// count it (the platform's figure with its source), tasks outside the group left out.
+TEST(RunSummary, GroupRowsSayBudgetEnergyItsSourceAndQualities) {
+  test::FixedPlatform cpu{"cpu", "cpu", 1};
+  test::FixedTask t1(1, test::kInit, {}), t2(2, test::kInit, {}), t3(3, test::kInit, {});
+  Recorder rec;
+  const Candidate c[] = {{&cpu, {}}};
+  for (test::FixedTask* t : {&t1, &t2, &t3}) {
+    t->timing().energy_j = 2.0;
+    t->timing().energy_source = "rapl";
+    rec.task_submitted(*t, {}, c, 0, "dynperf");
+    rec.task_started(*t, cpu, 0);
+    rec.task_finished(*t, cpu, 0, false);
+  }
+  GroupReport g;
+  g.id = 1;
+  g.where = "main.cpp:12";
+  g.budget_j = 5;
+  g.step = "approximate";
+  g.meets_budget = false;
+  g.tasks = {{1, Quality::Accurate}, {2, Quality::Approximate}, {9, Quality::Dropped}};
+  rec.group_closed(g);
+  const Summary s = summarize(rec.snapshot());
+  ASSERT_EQ(s.groups.size(), 1u);
+  const GroupRow& row = s.groups[0];
+  EXPECT_EQ(row.where, "main.cpp:12");
+  EXPECT_TRUE(row.has_budget);
+  EXPECT_DOUBLE_EQ(row.budget_j, 5);
+  EXPECT_DOUBLE_EQ(row.energy_j, 4);  // tasks 1 and 2; task 3 is not the group's
+  EXPECT_EQ(row.energy_source, "rapl");
+  EXPECT_EQ(row.accurate, 1u);
+  EXPECT_EQ(row.approximate, 1u);
+  EXPECT_EQ(row.dropped, 1u);
+  const std::string text = format_summary(s);
+  EXPECT_NE(text.find("main.cpp:12"), std::string::npos) << text;
+  EXPECT_NE(text.find("over budget"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace cei::rt::trace

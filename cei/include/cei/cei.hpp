@@ -24,9 +24,13 @@
 // wait_on and barrier are for what the instrumenter cannot see (aliases through raw pointers):
 //   int* p = A.data(); ...; cei::wait_on(A); use(p[0]);
 // In the sequential twin (NAME-seq) they do nothing.
+//
+// cei::EnergyBudget and cei::AccuracyRatio (cei/budget.hpp) make the tasks of a scope a group
+// planned under an energy budget or a share of accurate tasks.
 #pragma once
 
 #include <cei/array.hpp>
+#include <cei/budget.hpp>
 
 namespace cei {
 

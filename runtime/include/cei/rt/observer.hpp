@@ -10,9 +10,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cei::rt {
 
@@ -40,6 +43,18 @@ struct PlatformEnergy {
   const char* source = "";  // "rapl", "nvml"
 };
 
+// The end of a task group (cei::EnergyBudget, cei::AccuracyRatio): its goal, how far the budget
+// order went (decision/group_plan.hpp), and the quality each of its tasks was given.
+struct GroupReport {
+  std::uint64_t id = 0;  // 1, 2, ... in the order the groups opened
+  std::string where;     // the scope object's "file:line"
+  double budget_j = std::numeric_limits<double>::infinity();  // infinity: none
+  double accurate_ratio = -1;                                 // < 0: none
+  std::string step;  // the furthest step of the budget order: "fastest" when none was needed
+  bool meets_budget = true;  // false: the last plan's forecasts stayed above the budget
+  std::vector<std::pair<std::uint64_t, Quality>> tasks;  // task id, quality
+};
+
 class Observer {
  public:
   virtual ~Observer() = default;
@@ -63,6 +78,8 @@ class Observer {
   // A metered platform's account, when Runtime::drain returns and at shutdown (before
   // run_finished); each one replaces the platform's previous one.
   virtual void platform_energy(const Platform& /*p*/, const PlatformEnergy& /*e*/) {}
+  // A task group ended: every task of it has settled (its measured energy may come later).
+  virtual void group_closed(const GroupReport& /*g*/) {}
   virtual void run_finished() = 0;  // the runtime drained at exit: write files, print summaries
 };
 

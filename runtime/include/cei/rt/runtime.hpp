@@ -45,6 +45,7 @@ void observe_task_started(Task& t, const Platform& p, int lane);
 void observe_transfer(const TransferEvent& e);
 void observe_task_energy(std::uint64_t task, const Platform& p, double joules, const char* source);
 void observe_platform_energy(const Platform& p, const PlatformEnergy& e);
+void observe_group_closed(const GroupReport& g);
 
 class Runtime {
  public:

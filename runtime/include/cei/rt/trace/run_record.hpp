@@ -106,6 +106,7 @@ struct RunRecord {
   std::vector<TransferRecord> transfers;        // by start
   std::vector<MeterRecord> meters;              // in order of first report
   std::vector<ReplacementRecord> replacements;  // in the order they happened
+  std::vector<GroupReport> groups;              // task groups, in the order they closed
 
   double seconds(Clock::time_point t) const {
     return std::chrono::duration<double>(t - origin).count();
@@ -136,6 +137,7 @@ class Recorder : public Observer {
   void task_energy(std::uint64_t task, const Platform& p, double joules,
                    const char* source) override;
   void platform_energy(const Platform& p, const PlatformEnergy& e) override;
+  void group_closed(const GroupReport& g) override;
   void run_finished() override;
 
  private:
@@ -172,8 +174,8 @@ class Recorder : public Observer {
     ReplacementRecord replacement;
     PlatformRecord from;
   };
-  using Event =
-      std::variant<Submitted, Started, Finished, Transferred, Measured, MeterRecord, Replaced>;
+  using Event = std::variant<Submitted, Started, Finished, Transferred, Measured, MeterRecord,
+                             Replaced, GroupReport>;
   struct Sequenced {
     std::uint64_t seq;  // merges the shards back into the order events happened
     Event event;

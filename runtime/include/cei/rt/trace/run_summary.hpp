@@ -8,11 +8,16 @@
 //   ...
 //   platform  tasks J  idle J  meter J  energy from
 //   opencl0     9.100  52.400   61.500  nvml
+//
+//   group  where        budget J  ratio  energy J  energy from  accurate  approximate  dropped plan
+//   1      main.cpp:40    30.000      -    29.412  rapl                2            6        0
+//   approximate
 #pragma once
 
 #include <cei/rt/trace/run_record.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -44,6 +49,21 @@ struct PlatformEnergyRow {
   std::string energy_source;       // the meter ("rapl", "nvml"), or as in SummaryRow
 };
 
+// Per task group (cei::EnergyBudget, cei::AccuracyRatio): its goal, what its tasks spent (as the
+// rows above count it) and at which quality they ran.
+struct GroupRow {
+  std::uint64_t id = 0;
+  std::string where;  // the scope object's "file:line"
+  double budget_j = 0;
+  bool has_budget = false;
+  double accurate_ratio = -1;  // < 0: none
+  double energy_j = 0;
+  std::string energy_source;  // "nvml", "rapl", "model", a forecast's source, or "mixed"
+  std::size_t accurate = 0, approximate = 0, dropped = 0;
+  std::string step;  // the furthest step of the budget order the plans took
+  bool meets_budget = true;
+};
+
 struct Summary {
   std::vector<SummaryRow> rows;           // by CE, then platform
   std::vector<PlatformEnergyRow> energy;  // by platform
@@ -53,6 +73,7 @@ struct Summary {
   std::map<std::string, std::size_t> replaced;
   // Tasks that ran an approximation, and tasks dropped (docs/language.md).
   std::size_t approximate = 0, dropped = 0;
+  std::vector<GroupRow> groups;  // in the order they closed
 };
 
 Summary summarize(const RunRecord& run);

@@ -1,0 +1,66 @@
+// The runtime's side of cei::EnergyBudget and cei::AccuracyRatio (cei/budget.hpp). A group holds
+// the tasks that its thread submits and plans them together (decision/group_plan.hpp) when the
+// program next waits for anything (a host sync, a result's get, a barrier, the end of a variable's
+// scope, a full in-flight window: everything that could wait for a held task) or when it ends;
+// each task is then dispatched on the platform and at the quality planned for it (its
+// TaskImpl::quality_, decided here instead of by the significance rule). The tasks of a
+// later flush are planned with what the earlier ones spent (the platform's figure where a task has
+// settled with one, else its forecast) taken from the budget. The end of the group waits for its
+// tasks and reports it to the observers (GroupReport).
+//
+//   open_group(rt, {.budget_j = 300}, "main.cpp:12");
+//   ... RuntimeCore::submit: if (TaskGroup* g = TaskGroup::current()) g->hold(t);
+//   flush_group();   // at every host wait
+//   close_group();   // the scope object's end
+//
+// Thread-safety: a group is used by the thread that opened it only (thread_local).
+#pragma once
+
+#include "task_impl.hpp"
+
+#include <cei/rt/decision/group_plan.hpp>
+#include <cei/rt/observer.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cei::rt {
+
+class RuntimeCore;
+
+class TaskGroup {
+ public:
+  TaskGroup(RuntimeCore& rt, GroupGoal goal, std::uint64_t id, std::string where);
+  // The innermost group open on the calling thread, or null.
+  static TaskGroup* current() noexcept;
+  void hold(TaskImpl& t);  // t is built and linked, not dispatched
+  void flush();            // plans the tasks held and dispatches them
+  void close();            // flush, wait for every task of the group, report it
+
+ private:
+  struct Placed {
+    TaskPtr task;
+    VersionPtr settles;  // ready once the task has settled
+    double forecast_j;
+  };
+  double spent_j() const;
+  PlanTask options_of(TaskImpl& t);
+
+  RuntimeCore& rt_;
+  GroupGoal goal_;
+  GroupReport report_;
+  std::vector<TaskPtr> held_;
+  std::vector<Placed> placed_;
+  // The platform of each option of the plan being made (PlanOption::platform indexes it).
+  std::vector<Platform*> platforms_;
+  PlanStep furthest_ = PlanStep::Fastest;  // over every flush
+};
+
+// The calling thread's groups: opened by the scope object's constructor, closed by its destructor.
+void open_group(RuntimeCore& rt, GroupGoal goal, std::string where);
+void close_group();
+// Plans and dispatches what the calling thread's groups hold; nothing when they hold nothing.
+void flush_group();
+
+}  // namespace cei::rt

@@ -1,0 +1,206 @@
+// Task groups under an energy budget or an accuracy ratio (cei::EnergyBudget, cei::AccuracyRatio)
+// in the real runtime, with the CE tables written by hand: a CE with an accurate and an
+// approximate native version, whose results tell which one ran. The group's plan is deterministic
+// here: on the CPU platform alone a budget of 0 J leaves nothing to move, so every task of
+// significance < 100 is approximated; a budget far above the forecasts changes nothing.
+#include <cei/cei.hpp>
+#include <cei/rt/api.hpp>
+#include <cei/rt/observer.hpp>
+#include <cei/rt/runtime.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace rt = cei::rt;
+
+namespace {
+
+std::atomic<int> settled{0};
+// accurate: x = 3x + 1; approximate: x = 3x.
+void accurate(void* const* a) {
+  auto& x = *static_cast<std::int64_t*>(a[0]);
+  x = 3 * x + 1;
+  ++settled;
+}
+void approximate(void* const* a) {
+  auto& x = *static_cast<std::int64_t*>(a[0]);
+  x = 3 * x;
+  ++settled;
+}
+const rt::ParamInfo params[] = {{"x", rt::Dir::InOut, &rt::type_ops<std::int64_t>()}};
+const rt::NativeVersion versions[] = {{"acc", &accurate}, {"apx", &approximate, true}};
+const rt::CeInfo triple{"triple", "GroupCEI", false,   params, 1,       nullptr,
+                        versions, 2,          nullptr, {},     nullptr, "50"};
+// Droppable, of significance 10, with no approximation: x = x + 100.
+void add_hundred(void* const* a) {
+  *static_cast<std::int64_t*>(a[0]) += 100;
+}
+const rt::NativeVersion add_versions[] = {{"acc", &add_hundred}};
+const rt::CeInfo blur{"blur", "GroupCEI", false, params,  1,    nullptr, add_versions,
+                      1,      nullptr,    {},    nullptr, "10", true};
+// The same versions, of significance 100 (no [[cei::significance]]): never approximated.
+const rt::CeInfo vital{"vital", "GroupCEI", false, params, 1, nullptr, versions, 2, nullptr};
+
+struct Groups : rt::Observer {
+  std::mutex mu;
+  std::vector<rt::GroupReport> closed;
+  void task_submitted(const rt::Task&, std::span<const rt::Dependency>,
+                      std::span<const rt::Candidate>, std::size_t, const char*) override {}
+  void task_started(const rt::Task&, const rt::Platform&, int) override {}
+  void task_finished(const rt::Task&, const rt::Platform&, int, bool) override {}
+  void transfer(const rt::TransferEvent&) override {}
+  void group_closed(const rt::GroupReport& g) override {
+    std::lock_guard l(mu);
+    closed.push_back(g);
+  }
+  void run_finished() override {}
+  rt::GroupReport last() {
+    std::lock_guard l(mu);
+    return closed.back();
+  }
+};
+std::shared_ptr<Groups> groups = std::make_shared<Groups>();
+
+std::size_t count(const rt::GroupReport& g, rt::Quality q) {
+  std::size_t n = 0;
+  for (const auto& [id, quality] : g.tasks) n += quality == q ? 1 : 0;
+  return n;
+}
+
+constexpr int kTasks = 8;
+
+// Outside a group every task is accurate: the scheduler's turn of versions skips the approximate.
+TEST(Groups, NoGroupRunsOnlyAccurateVersions) {
+  std::int64_t x[kTasks];
+  for (int i = 0; i < kTasks; ++i) x[i] = i;
+  for (int i = 0; i < kTasks; ++i) rt::call<void>(triple, rt::inout<std::int64_t>(x[i]));
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), 3 * i + 1);
+}
+
+TEST(Groups, ABudgetTheAccuratePlanMeetsGivesTheSequentialResults) {
+  std::int64_t x[kTasks];
+  for (int i = 0; i < kTasks; ++i) x[i] = i;
+  {
+    cei::EnergyBudget budget(1e12);
+    for (int i = 0; i < kTasks; ++i) rt::call<void>(triple, rt::inout<std::int64_t>(x[i]));
+  }
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), 3 * i + 1);
+  const rt::GroupReport g = groups->last();
+  EXPECT_EQ(count(g, rt::Quality::Accurate), std::size_t{kTasks});
+  EXPECT_EQ(g.step, "fastest");
+  EXPECT_TRUE(g.meets_budget);
+  EXPECT_NE(g.where.find("group_test.cpp:"), std::string::npos) << g.where;
+}
+
+TEST(Groups, ABindingBudgetApproximatesAndTheResultsAreTheApproximateVersions) {
+  std::int64_t x[kTasks], y = 5;
+  for (int i = 0; i < kTasks; ++i) x[i] = i;
+  {
+    cei::EnergyBudget budget(0.0);
+    for (int i = 0; i < kTasks; ++i) rt::call<void>(triple, rt::inout<std::int64_t>(x[i]));
+    rt::call<void>(vital, rt::inout<std::int64_t>(y));
+  }
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), 3 * i);
+  EXPECT_EQ(rt::sync(y), 16);  // significance 100: accurate whatever the budget
+  const rt::GroupReport g = groups->last();
+  EXPECT_EQ(count(g, rt::Quality::Approximate), std::size_t{kTasks});
+  EXPECT_EQ(count(g, rt::Quality::Accurate), 1u);
+  EXPECT_EQ(g.step, "approximate");
+  EXPECT_FALSE(g.meets_budget);  // 0 J: even the approximations cost something
+}
+
+// Dropped: the outputs keep the values they had, and the tasks after it read those.
+TEST(Groups, ABindingBudgetDropsTheDroppableTasksWithNoApproximation) {
+  std::int64_t x[kTasks];
+  for (int i = 0; i < kTasks; ++i) x[i] = i;
+  for (int i = 0; i < kTasks; ++i) rt::call<void>(triple, rt::inout<std::int64_t>(x[i]));
+  {
+    cei::EnergyBudget budget(0.0);
+    for (int i = 0; i < kTasks; ++i) rt::call<void>(blur, rt::inout<std::int64_t>(x[i]));
+  }
+  for (int i = 0; i < kTasks; ++i) rt::call<void>(triple, rt::inout<std::int64_t>(x[i]));
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), 3 * (3 * i + 1) + 1) << i;
+  const rt::GroupReport g = groups->last();
+  EXPECT_EQ(count(g, rt::Quality::Dropped), std::size_t{kTasks});
+  EXPECT_EQ(g.step, "drop");
+  // With a budget the plan meets, the same tasks run.
+  {
+    cei::EnergyBudget budget(1e12);
+    for (int i = 0; i < kTasks; ++i) rt::call<void>(blur, rt::inout<std::int64_t>(x[i]));
+  }
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), 3 * (3 * i + 1) + 1 + 100) << i;
+}
+
+TEST(Groups, ARatioKeepsThatShareAccurate) {
+  std::int64_t x[kTasks];
+  for (int i = 0; i < kTasks; ++i) x[i] = i;
+  {
+    cei::AccuracyRatio ratio(0.75);
+    for (int i = 0; i < kTasks; ++i) rt::call<void>(triple, rt::inout<std::int64_t>(x[i]));
+  }
+  // Equal savings: the earlier tasks give way first.
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), i < 2 ? 3 * i : 3 * i + 1) << i;
+  const rt::GroupReport g = groups->last();
+  EXPECT_EQ(count(g, rt::Quality::Accurate), 6u);
+  EXPECT_EQ(count(g, rt::Quality::Approximate), 2u);
+  EXPECT_EQ(g.accurate_ratio, 0.75);
+}
+
+TEST(Groups, TheEndOfTheScopeWaitsForTheGroupsTasks) {
+  std::int64_t x[kTasks];
+  for (int i = 0; i < kTasks; ++i) x[i] = i;
+  cei::barrier();
+  const int before = settled.load();
+  {
+    cei::EnergyBudget budget(1e12);
+    for (int i = 0; i < kTasks; ++i) rt::call<void>(triple, rt::inout<std::int64_t>(x[i]));
+  }
+  EXPECT_EQ(settled.load(), before + kTasks);
+  cei::barrier();
+}
+
+// A host use inside the group waits for a task the group holds: the group plans what it holds
+// so far there instead of waiting for ever, and plans the rest with what those spent.
+TEST(Groups, AHostUseInsideTheGroupPlansWhatItHoldsSoFar) {
+  std::int64_t x = 1, y = 2;
+  {
+    cei::EnergyBudget budget(1e12);
+    rt::call<void>(triple, rt::inout<std::int64_t>(x));
+    EXPECT_EQ(rt::sync(x), 4);
+    rt::call<void>(triple, rt::inout<std::int64_t>(y));
+  }
+  EXPECT_EQ(rt::sync(y), 7);
+  EXPECT_EQ(groups->last().tasks.size(), 2u);
+}
+
+TEST(Groups, NestedGroupsReportTheirOwnTasks) {
+  std::int64_t x = 1, y = 2;
+  {
+    cei::AccuracyRatio outer(1.0);
+    rt::call<void>(triple, rt::inout<std::int64_t>(x));
+    {
+      cei::EnergyBudget inner(0.0);
+      rt::call<void>(triple, rt::inout<std::int64_t>(y));
+    }
+    EXPECT_EQ(groups->last().tasks.size(), 1u);
+    EXPECT_EQ(count(groups->last(), rt::Quality::Approximate), 1u);
+  }
+  EXPECT_EQ(count(groups->last(), rt::Quality::Accurate), 1u);
+  EXPECT_EQ(rt::sync(x), 4);
+  EXPECT_EQ(rt::sync(y), 6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  setenv("CEI_CPU_CORES", "2", 1);
+  rt::add_observer(groups);  // before the runtime starts: it reads its observers then
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
