@@ -110,7 +110,11 @@ def main():
         f.write("\n".join(md) + "\n")
     print("\n".join(md))
 
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:  # a bare GPU machine: the table and the CSV are the results
+        print("sweep.py: no matplotlib here, no plot", file=sys.stderr)
+        return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     # In order of the energy spent, so that each line reads left to right.

@@ -13,6 +13,7 @@ PROGRAMS=()
 for app in matmul bezier canny digits cholesky; do
   PROGRAMS+=("examples/$app/$app" "examples/$app/$app-seq" "bench/suite/handwritten/$app-handcl")
 done
+PROGRAMS+=(examples/bezier_budget/bezier_budget examples/bezier_budget/bezier_budget-seq)
 PROGRAMS+=(bench/overhead/cei-bench-overhead bench/opencl/cei_opencl_bench
            bench/remote/cei-bench-remote bench/starpu/cei-starpu-matmul
            bench/second_thoughts/cei_bench_rethink bench/policies/cei_policies_bench)
@@ -71,4 +72,5 @@ cp bench/suite/suite.py bench/suite/report.py "$OUT/bench/suite/"
 cp bench/gpu/run.sh bench/gpu/headline.sh "$OUT/"
 cp bench/cholesky/run.sh "$OUT/cholesky.sh"
 cp bench/startup/run.sh "$OUT/startup.sh"
+cp bench/budget/sweep.py "$OUT/sweep.py"
 echo "bundle: $OUT ($(du -sh "$OUT" | cut -f1)); on the GPU machine: bash $OUT/run.sh [OUTDIR] [--quick]"

@@ -153,6 +153,7 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
   max_inflight = options.max_inflight ? options.max_inflight : in_order ? 0 : cpu_device ? 1 : 16;
   if (in_order && ncompute == 1) max_inflight = 0;  // the queue runs one kernel at a time
   min_ahead = 2 * std::max<std::size_t>({1, max_inflight, in_order ? ncompute : 0});
+  hold = !in_order;
 }
 
 OpenCLPlatform::Impl::~Impl() {

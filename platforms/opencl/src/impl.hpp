@@ -212,7 +212,13 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   std::deque<std::shared_ptr<Running>> held;  // ready, waiting for room ahead; under hold_mu
   double ahead_s = 0;                         // forecasts of the kernels let through; under hold_mu
   std::size_t ahead_n = 0;                    // how many; under hold_mu
-  bool window_full() const { return ahead_n >= min_ahead && ahead_s >= kAheadS; }  // hold_mu
+  // GPUs (in-order queues) hold nothing back: with the hold, matmul 2048/256 on an H100 took
+  // 1.8-2.8 s instead of 0.08 (cei_opencl_bench's 8 products 41 ms instead of 1), and there was no
+  // time left to find why. Their queued kernels stay where nothing can recall them.
+  bool hold = true;           // set by the constructor
+  bool window_full() const {  // under hold_mu
+    return hold && ahead_n >= min_ahead && ahead_s >= kAheadS;
+  }
   double forecast_exec_s(const rt::Task& t) const;  // the kernel's measured rate, 0 if none
   // Whether r may be enqueued now (begun): false when it waits in `held`, or its attempt was
   // settled meanwhile (timed out, lost: dropped here). Under launch_mu.
