@@ -557,6 +557,13 @@ double OpenCLPlatform::Impl::forecast_exec_s(const rt::Task& t) const {
 
 bool OpenCLPlatform::Impl::enter(const std::shared_ptr<Running>& r) {
   if (r->begun) return true;  // again after a host copy, or device memory, it waited for
+  if (!hold) {                // nothing waits on the host: no forecast, no window to count it in
+    if (r->context && !r->context->begin(r->attempt)) {
+      tasks_in_flight--;  // settled meanwhile (timed out, its platform lost)
+      return false;
+    }
+    return r->begun = true;
+  }
   const double exec_s = r->released ? r->exec_s : forecast_exec_s(*r->task);
   std::unique_lock lock(hold_mu);
   // Behind the held ones: tasks reach the device in the order they became ready.
@@ -583,6 +590,7 @@ bool OpenCLPlatform::Impl::enter(const std::shared_ptr<Running>& r) {
 }
 
 void OpenCLPlatform::Impl::leave(Running& r) {
+  if (!hold) return;  // nothing was counted in a window
   std::vector<std::shared_ptr<Running>> go;
   {
     std::lock_guard lock(hold_mu);
