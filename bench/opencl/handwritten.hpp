@@ -12,6 +12,7 @@ struct HandResult {
   double total_s = 0, transfer_s = 0;  // transfer: summed write/read event durations (all exposed)
   double kernel_s = 0;                 // summed kernel event durations
   double cpu_s = 0;                    // process CPU time over the same interval as total_s
+  double submit_s = 0;                 // wall time spent setting arguments and enqueueing kernels
   std::vector<Image> outputs;
 };
 
