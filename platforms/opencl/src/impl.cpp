@@ -296,7 +296,8 @@ void OpenCLPlatform::Impl::settle_callbacks() {
 }
 
 std::shared_ptr<DeviceReplica> OpenCLPlatform::Impl::replica_of(rt::Version& v) {
-  return std::dynamic_pointer_cast<DeviceReplica>(v.replica_on(self));
+  // Only this platform's replicas are on it: no dynamic cast per argument and launch.
+  return std::static_pointer_cast<DeviceReplica>(v.replica_on(self));
 }
 
 Mem OpenCLPlatform::Impl::allocate(std::size_t bytes) {
@@ -317,9 +318,13 @@ Mem OpenCLPlatform::Impl::allocate(std::size_t bytes) {
 }
 
 void OpenCLPlatform::Impl::recycle(Mem m, std::size_t bytes) {
-  bytes = std::max<std::size_t>(bytes, 1);
   Mem dropped;  // released outside the lock
   std::lock_guard lock(mem_mu);
+  pool_locked(std::move(m), bytes, dropped);
+}
+
+void OpenCLPlatform::Impl::pool_locked(Mem m, std::size_t bytes, Mem& dropped) {
+  bytes = std::max<std::size_t>(bytes, 1);
   if (used + pooled + bytes > cap) {
     dropped = std::move(m);
     return;
@@ -329,25 +334,20 @@ void OpenCLPlatform::Impl::recycle(Mem m, std::size_t bytes) {
 }
 
 void OpenCLPlatform::Impl::release_replica(DeviceReplica* rep, Mem m, std::size_t bytes) {
-  {
-    std::lock_guard lock(mem_mu);
-    resident.erase(rep);
-    used -= bytes;
-  }
-  recycle(std::move(m), bytes);
-}
-
-void OpenCLPlatform::Impl::attach(const std::shared_ptr<DeviceReplica>& rep,
-                                  const rt::VersionPtr& v) {
+  Mem dropped;  // released outside the lock
   std::lock_guard lock(mem_mu);
-  if (auto it = resident.find(rep.get()); it != resident.end()) it->second.version = v;
+  resident.erase(rep);
+  used -= bytes;
+  pool_locked(std::move(m), bytes, dropped);
 }
 
-void OpenCLPlatform::Impl::pin(const std::shared_ptr<DeviceReplica>& rep, Running& r) {
+void OpenCLPlatform::Impl::pin(const std::shared_ptr<DeviceReplica>& rep, Running& r,
+                               const rt::VersionPtr& of) {
   std::lock_guard lock(mem_mu);
   if (auto it = resident.find(rep.get()); it != resident.end()) {
     it->second.pins++;
     it->second.last_use = ++tick;
+    if (of) it->second.version = of;
   }
   r.pinned.push_back(rep);
 }

@@ -100,7 +100,13 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   Dispatcher dispatcher;
 
   std::mutex launch_mu;  // one launch at a time: kernel arguments are set on shared cl_kernels
-  std::map<const rt::OpenCLImpl*, std::array<expr::ExprList, 4>> exprs;  // under launch_mu
+  // What a launch needs of a kernel that is the same for each of its tasks, worked out once.
+  struct KernelPlan {
+    std::array<expr::ExprList, 4> sizes;      // global, local, offset, result size
+    bool reads_elements = false;              // an expression reads an argument's elements
+    std::shared_ptr<const std::string> what;  // "kernel K on NAME", for failures
+  };
+  std::map<const rt::OpenCLImpl*, KernelPlan> plans;  // under launch_mu
 
   // Memory manager: every buffer that backs a replica of ours.
   struct Resident {
@@ -243,12 +249,16 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   std::shared_ptr<DeviceReplica> replica_of(rt::Version& v);
   Mem allocate(std::size_t bytes);
   void recycle(Mem m, std::size_t bytes);  // a buffer no command uses any more
+  // recycle() under mem_mu: a buffer the cap leaves no room for goes to `dropped`, which the
+  // caller releases after unlocking (a driver call).
+  void pool_locked(Mem m, std::size_t bytes, Mem& dropped);
   void release_replica(DeviceReplica* rep, Mem m, std::size_t bytes);
   // True when `need` more bytes fit under the cap (evicting as needed); false: r was deferred.
   bool admit(std::size_t need, const std::shared_ptr<Running>& r);
-  void pin(const std::shared_ptr<DeviceReplica>& rep, Running& r);
+  // Keeps rep's buffer for r's commands until r completes; `of`: the version a replica just made
+  // holds (eviction finds it there), set under the same lock.
+  void pin(const std::shared_ptr<DeviceReplica>& rep, Running& r, const rt::VersionPtr& of = {});
   void unpin(Running& r);
-  void attach(const std::shared_ptr<DeviceReplica>& rep, const rt::VersionPtr& v);
 };
 
 // A value resident on the device: its buffer and the event that writes it.

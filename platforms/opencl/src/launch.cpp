@@ -90,15 +90,18 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     for (auto& a : args)
       if (a.in && a.in->state() == rt::Version::State::Failed) return fail(r, a.in->error());
 
-    auto& e = exprs[&cl];
+    KernelPlan& plan = plans[&cl];
+    auto& e = plan.sizes;
     if (e[0].dims.empty()) {
       e[0] = expr::parse(cl.global_work_size);
       if (*cl.local_work_size) e[1] = expr::parse(cl.local_work_size);
       if (*cl.offset) e[2] = expr::parse(cl.offset);
       if (ce.result) e[3] = expr::parse(cl.result_size);
+      for (auto& x : e) plan.reads_elements |= x.source.find('[') != std::string::npos;
+      plan.what = std::make_shared<const std::string>("kernel " + std::string(cl.kernel_name) +
+                                                      " on " + name);
     }
-    bool reads_elements = false;
-    for (auto& x : e) reads_elements |= x.source.find('[') != std::string::npos;
+    const bool reads_elements = plan.reads_elements;
 
     // Values the kernel cannot take from this device must be on the host first.
     for (auto& a : args) {
@@ -203,16 +206,17 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         // A value read in place is kept for later tasks; one updated in place is the output.
         if (!options.naive && a.dir == rt::Dir::In) {
           auto copied = std::make_shared<Outcome>(
-              &ce, "copying parameter " + std::to_string(i) + " to " + name, ev,
-              std::vector<std::weak_ptr<Outcome>>{});
+              &ce,
+              std::make_shared<const std::string>("copying parameter " + std::to_string(i) +
+                                                  " to " + name),
+              ev, std::vector<std::weak_ptr<Outcome>>{});
           sources.push_back(copied);
           auto rep =
               std::make_shared<DeviceReplica>(shared_from_this(), buf, Event(ev), std::move(copied),
                                               *a.type, bytes, views[i].extents, *a.in);
           clRetainEvent(ev);
-          pin(rep, *r);
+          pin(rep, *r, a.in);
           a.in->add_replica(rep);
-          attach(rep, a.in);
         }
       }
       if (ready) wait.push_back(ready);
@@ -267,9 +271,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       injected = Event(clCreateUserEvent(context.get(), &err));
       check(err, "clCreateUserEvent");
       wait.push_back(injected.get());
-      r->fault =
-          std::make_shared<Outcome>(&ce, "kernel " + std::string(cl.kernel_name) + " on " + name,
-                                    injected.get(), std::vector<std::weak_ptr<Outcome>>{});
+      r->fault = std::make_shared<Outcome>(&ce, plan.what, injected.get(),
+                                           std::vector<std::weak_ptr<Outcome>>{});
       sources.push_back(r->fault);
     }
     if (hooks.started) hooks.started(task);  // before the kernel can start
@@ -281,8 +284,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
           "clEnqueueNDRangeKernel");
     enqueued(kq);
     r->kernel = Event(kev);
-    r->outcome = std::make_shared<Outcome>(
-        &ce, "kernel " + std::string(cl.kernel_name) + " on " + name, kev, std::move(sources));
+    r->outcome = std::make_shared<Outcome>(&ce, plan.what, kev, std::move(sources));
     if (capped) {
       r->slot = slot;
       last_kernels.push_back(std::move(slot));
@@ -342,9 +344,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
                                                  views[i].extents, *args[i].out);
       if (r->slot && max_inflight == 1) rep->read_with(r->slot);
       rep->written_on(r->queue);
-      pin(rep, *r);
+      pin(rep, *r, args[i].out);
       args[i].out->publish_replica(rep);
-      attach(rep, args[i].out);
     }
     if (running++ == 0) flush_now = true;
     // Flushed by launch() once the batch is enqueued.

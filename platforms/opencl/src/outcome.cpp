@@ -15,7 +15,7 @@ cl_int status_of(cl_event e) {
 }
 }  // namespace
 
-Outcome::Outcome(const rt::CeInfo* ce, std::string what, cl_event command,
+Outcome::Outcome(const rt::CeInfo* ce, std::shared_ptr<const std::string> what, cl_event command,
                  std::vector<std::weak_ptr<Outcome>> sources)
     : ce_(ce), what_(std::move(what)), command_(command), sources_(std::move(sources)) {
   if (command) clRetainEvent(command);
@@ -40,7 +40,7 @@ std::exception_ptr Outcome::failed(cl_int status) {
       if (auto e = source->failure()) return settle(e);
   // Nested like the runtime's own TaskErrors: the OpenCL error inside the CE's.
   try {
-    throw Error(what_ + " failed at execution (status " + std::to_string(status) + ")", status);
+    throw Error(*what_ + " failed at execution (status " + std::to_string(status) + ")", status);
   } catch (const Error& e) {
     const std::string ce = ce_ ? std::string(ce_->interface_name) + "::" + ce_->name : "(input)";
     try {

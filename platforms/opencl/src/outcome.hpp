@@ -5,7 +5,8 @@
 // them and every successor report one and the same exception (the runtime matches reported
 // errors by identity), named after the Core Element where the failure started.
 //
-//   auto outcome = std::make_shared<Outcome>(&ce, "kernel inc on opencl0", kernel_event, sources);
+//   auto what = std::make_shared<const std::string>("kernel inc on opencl0");  // one per kernel
+//   auto outcome = std::make_shared<Outcome>(&ce, what, kernel_event, sources);
 //   if (auto e = outcome->failure()) return done(e);   // a TaskError: "CE Iface::inc failed: ..."
 #pragma once
 
@@ -24,9 +25,10 @@ namespace cei::opencl {
 
 class Outcome {
  public:
-  // ce: the task's Core Element (null for an input copy); what: the command, for the message;
-  // sources: the outcomes of what the command waited for, where a failure may have started.
-  Outcome(const rt::CeInfo* ce, std::string what, cl_event command,
+  // ce: the task's Core Element (null for an input copy); what: the command, for the message
+  // (shared, not copied: a kernel's is built once, not per task); sources: the outcomes of what
+  // the command waited for, where a failure may have started.
+  Outcome(const rt::CeInfo* ce, std::shared_ptr<const std::string> what, cl_event command,
           std::vector<std::weak_ptr<Outcome>> sources);
 
   // Null while the command has not failed; else the failure as an rt::TaskError naming the CE,
@@ -45,7 +47,7 @@ class Outcome {
   std::exception_ptr settle(std::exception_ptr e);  // the first failure settled wins
 
   const rt::CeInfo* ce_;
-  std::string what_;
+  std::shared_ptr<const std::string> what_;
   Event command_;
   std::vector<std::weak_ptr<Outcome>> sources_;
   std::mutex mu_;
