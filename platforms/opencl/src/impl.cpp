@@ -134,7 +134,7 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
     check(err, "clCreateCommandQueue");
     queues.emplace_back(q);
   }
-  unflushed.assign(queues.size(), 0);
+  unflushed = std::make_unique<std::atomic<bool>[]>(queues.size());
   batched = in_order && !options.naive;
   unreported.resize(ncompute);
   enqueued_kernels.assign(ncompute, 0);
@@ -173,29 +173,32 @@ std::pair<cl_command_queue, int> OpenCLPlatform::Impl::queue(
 
 void OpenCLPlatform::Impl::enqueued(cl_command_queue q) {
   for (std::size_t i = 0; i < queues.size(); ++i)
-    if (queues[i].get() == q) unflushed[i] = 1;
+    if (queues[i].get() == q) unflushed[i].store(true);
 }
 
 void OpenCLPlatform::Impl::flush_marked() {
+  // A mark seen here was set after its command was enqueued, so this flush sends that command;
+  // one set after the exchange stays for the next flush.
   for (std::size_t i = 0; i < queues.size(); ++i)
-    if (std::exchange(unflushed[i], 0)) clFlush(queues[i].get());
+    if (unflushed[i].exchange(false)) clFlush(queues[i].get());
 }
 
 void OpenCLPlatform::Impl::flush() {
   std::vector<std::shared_ptr<Running>> report;
   {
-    std::lock_guard lock(launch_mu);
-    flush_marked();
+    std::lock_guard lock(report_mu);
     for (auto& r : unreported)
       if (r) report.push_back(std::move(r));
   }
+  // After taking the kernels to report: each of them is enqueued and marked, so sent now.
+  flush_marked();
   if (report.empty()) return;
   {
     std::lock_guard lock(stats_mu);
     stats.completion_callbacks += report.size();
   }
-  // Outside launch_mu: a callback for a kernel already complete may run right here, and complete
-  // tasks whose successors launch.
+  // Outside every lock: a callback for a kernel already complete may run right here, and
+  // complete tasks whose successors launch.
   for (auto& r : report)
     on_complete(r->kernel.get(),
                 [impl = shared_from_this(), r](cl_int st) { impl->complete_through(r, st); });
@@ -203,10 +206,7 @@ void OpenCLPlatform::Impl::flush() {
 
 void OpenCLPlatform::Impl::flush_soon() {
   if (!batched) return flush();
-  if (flush_now.exchange(false)) {
-    std::lock_guard lock(launch_mu);
-    flush_marked();
-  }
+  if (flush_now.exchange(false)) flush_marked();
   if (!flush_posted.exchange(true))
     post([impl = shared_from_this()] {
       impl->flush_posted = false;  // before flushing: a launch from now on posts again

@@ -163,8 +163,9 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   cl_command_queue read_queue() { return queues[ncompute + 1].get(); }
   // Commands reach the device only when their queue is flushed, and a flush costs ~4-6 us on
   // NVIDIA's driver even for a queue with nothing new: a launch marks the queues it enqueued on
-  // (under launch_mu) and flush() flushes just those, once per batch.
-  std::vector<char> unflushed;  // per queue; under launch_mu
+  // and flush() flushes just those, once per batch. Atomic, not under launch_mu: the dispatcher's
+  // flush then never waits for a launch in progress (nor wakes the launching thread's unlock).
+  std::unique_ptr<std::atomic<bool>[]> unflushed;  // per queue
   void enqueued(cl_command_queue q);
   void flush();
   // Completions reported per flush (in-order compute queues): on such a queue a kernel completes
@@ -174,8 +175,9 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // The flush itself is then left to the dispatcher, once per burst of launches, so that a
   // program submitting task after task gets a few flushes and callbacks, not one per task.
   bool batched = false;
+  std::mutex report_mu;                              // held only to hand over `unreported`
   std::vector<std::shared_ptr<Running>> unreported;  // per compute queue: its last kernel not
-                                                     // flushed yet; under launch_mu
+                                                     // flushed yet; under report_mu
   std::vector<std::uint64_t> enqueued_kernels;       // per compute queue; under launch_mu
   std::mutex done_mu;
   std::vector<std::deque<std::shared_ptr<Running>>> in_queue;  // per compute queue, in order;
@@ -186,7 +188,7 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // H100. A callback at once too made the tiny chain 1.9x slower than hand-written code, not
   // 1.5x: its kernels finish faster than they are submitted, so the device is idle at each.
   std::atomic<bool> flush_now{false};
-  void flush_marked();  // clFlush of the queues launches marked; under launch_mu
+  void flush_marked();  // clFlush of the queues launches marked; thread-safe
   void flush_soon();    // after a batch of launches: now, or (batched) once on the dispatcher
   // Completes, in queue order, every kernel of `last`'s queue up to `last` (which ended with
   // `status`): those a later flush's callback did not complete already.

@@ -355,6 +355,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         std::lock_guard lock(done_mu);
         in_queue[static_cast<std::size_t>(r->queue)].push_back(r);
       }
+      std::lock_guard lock(report_mu);
       unreported[static_cast<std::size_t>(r->queue)] = r;
     } else {
       on_complete(kev, [impl = shared_from_this(), r](cl_int st) { impl->complete(r, st); });
