@@ -63,6 +63,12 @@ IVec iota(std::size_t n, int from = 0) {
   return v;
 }
 
+FVec filled(std::size_t n, float value) {
+  FVec v(n);
+  std::fill(v.begin(), v.end(), value);
+  return v;
+}
+
 template <typename Pred>
 bool eventually(Pred pred) {
   for (int i = 0; i < 1000 && !pred(); ++i)
@@ -171,6 +177,70 @@ TEST(OpenCLPlatform, InOrderQueuesCompleteABurstWithOneCallback) {
   const opencl::Stats s = p->stats();
   EXPECT_EQ(s.kernels, 40u);
   EXPECT_EQ(s.completion_callbacks, 1u);
+}
+
+TEST(OpenCLPlatform, InOrderChainTakesADeviceInputAndAHostInputAtEachLink) {
+  // Each link waits on its producer's kernel, still on the device (no host round trip), and on a
+  // host value copied in on the write queue; some host values are published only after their
+  // link was submitted, so that link launches from the publishing thread, mid-chain.
+  opencl::Options o = options();
+  o.in_order = true;
+  auto p = pocl(o);
+  const std::size_t n = 1 << 12;
+  const int links = 30;
+  FVec x(n), expected(n);
+  for (std::size_t i = 0; i < n; ++i) expected(i) = x(i) = static_cast<float>(i);
+  std::vector<std::shared_ptr<HostVersion>> late;
+  std::vector<Call> calls;
+  VersionPtr v = HostVersion::of(x);
+  for (int k = 0; k < links; ++k) {
+    VersionPtr host;
+    if (k % 3 == 1) {
+      late.push_back(HostVersion::pending<FVec>());
+      host = late.back();
+    } else {
+      host = HostVersion::of(filled(n, static_cast<float>(k)));
+    }
+    for (auto& e : expected) e += static_cast<float>(k);
+    calls.push_back(call(*p, add_ce, {v, host}));
+    v = calls.back().result;
+  }
+  for (std::size_t i = 0; i < late.size(); ++i)
+    late[i]->publish_host(new FVec(filled(n, static_cast<float>(3 * i + 1))));
+  EXPECT_EQ(calls.back().result->get<FVec>(), expected);
+  for (auto& c : calls) c.task->wait();
+  p->shutdown();
+  const opencl::Stats s = p->stats();
+  EXPECT_EQ(s.kernels, static_cast<std::uint64_t>(links));
+  EXPECT_EQ(s.writes, static_cast<std::uint64_t>(links + 1));  // x and each link's host value
+  EXPECT_EQ(s.reads, 1u);                                      // the chain's end only
+}
+
+TEST(OpenCLPlatform, LaunchesFromSeveralThreadsLoseNoFlushNorCompletion) {
+  // Launching threads mark queues and hand over kernels to report while the dispatcher flushes
+  // and reports them: a kernel missed in between would never complete (wait() would hang).
+  opencl::Options o = options();
+  o.queues = 2;
+  auto p = pocl(o);
+  const std::size_t n = 256;
+  const int threads = 4, links = 60;
+  std::vector<std::vector<Call>> chains(threads);
+  std::vector<std::thread> submitters;
+  for (int t = 0; t < threads; ++t)
+    submitters.emplace_back([&, t] {
+      VersionPtr v = HostVersion::of(iota(n, 1000 * t));
+      for (int k = 0; k < links; ++k) {
+        chains[t].push_back(call(*p, inc_ce, {v}));
+        v = chains[t].back().result;
+      }
+    });
+  for (auto& s : submitters) s.join();
+  for (int t = 0; t < threads; ++t) {
+    EXPECT_EQ(chains[t].back().result->get<IVec>(), iota(n, 1000 * t + links)) << t;
+    for (auto& c : chains[t]) c.task->wait();
+  }
+  p->shutdown();
+  EXPECT_EQ(p->stats().kernels, static_cast<std::uint64_t>(threads * links));
 }
 
 TEST(OpenCLPlatform, InOutOnAResidentValueRenamesItsBuffer) {
