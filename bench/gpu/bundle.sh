@@ -45,6 +45,13 @@ starpu_chol="$(dpkg -L starpu-examples 2>/dev/null | grep '/cholesky_implicit$' 
 cp bench/policies/platforms.toml examples/bezier/bezier.cl "$OUT/build/bench/policies/" 2>/dev/null || true
 # The driver-call timer (bench/opencl/cltime), preloaded by hand when the per-task cost is looked at.
 cp "$BUILD/bench/opencl/cltime/libcltime.so" "$OUT/lib/" 2>/dev/null || true
+# Another build's cei_opencl_bench (CEI_BUNDLE_BASELINE=path), to compare the two side by side on
+# the GPU machine with bench/opencl/ab.sh (its CEI libraries are linked in statically).
+mkdir -p "$OUT/bench/opencl"
+cp bench/opencl/ab.sh "$OUT/bench/opencl/"
+if [ -n "${CEI_BUNDLE_BASELINE:-}" ]; then
+  cp "$CEI_BUNDLE_BASELINE" "$OUT/build/bench/opencl/cei_opencl_bench.baseline"
+fi
 cp "$BUILD/examples/digits/digits.weights" "$OUT/build/examples/digits/" 2>/dev/null ||
   echo "bundle: no digits.weights; digits will be skipped" >&2
 
