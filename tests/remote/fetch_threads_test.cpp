@@ -93,26 +93,27 @@ class FetchThreads : public ::testing::Test {
 
   std::vector<Vec> inputs_;
 
-  // `count` values k * (i, i+1, ...) computed on the node, none on the host yet. Their inputs
-  // stay in `inputs`, so that no delete of an input from the node is in flight when the test
-  // freezes it (a frozen node holds it past the request timeout, and the shutdown with it).
-  void scaled_on_node(Fetches& f, std::size_t count) {
+  // `count` values 2 * (i, i+1, ...) computed on the node, none on the host yet. Their inputs
+  // are variables that stay (no float argument, uploaded and deleted with its task): no delete
+  // of an input from the node is in flight when a test freezes it, to hold the shutdown past the
+  // request timeout.
+  void doubled_on_node(Fetches& f, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i)
       inputs_.push_back(numbered(1000, static_cast<float>(i)));
     for (std::size_t i = 0; i < count; ++i)
-      f.add(call<Vec>(ce_scale, in<Vec>(inputs_[i]), in<float>(kFactor)).release());
+      f.add(call<Vec>(ce_add, in<Vec>(inputs_[i]), in<Vec>(inputs_[i])).release());
     cei::barrier();
   }
-  static void expect_scaled(const Fetches& f) {
+  void expect_doubled(const Fetches& f) const {
     for (std::size_t i = 0; i < f.size(); ++i)
-      EXPECT_EQ(f.value(i), scale(numbered(1000, static_cast<float>(i)), kFactor)) << i;
+      EXPECT_EQ(f.value(i), add(inputs_[i], inputs_[i])) << i;
   }
 };
 
 TEST_F(FetchThreads, ManyValuesFetchedAtOnceStartNoThreadEach) {
   constexpr std::size_t kValues = 32;
   Fetches f;
-  scaled_on_node(f, kValues);
+  doubled_on_node(f, kValues);
   // Frozen, the node holds every fetch in flight until it is lost (and the values recomputed).
   node->freeze();
   const std::size_t before = process_threads();
@@ -120,7 +121,7 @@ TEST_F(FetchThreads, ManyValuesFetchedAtOnceStartNoThreadEach) {
   const std::size_t during = process_threads();
   EXPECT_LT(during, before + kValues / 2) << "a thread per fetch";
   f.wait_all();
-  expect_scaled(f);
+  expect_doubled(f);
 }
 
 TEST_F(FetchThreads, RecomputationsThatNeedFetchesFromTheSameNodeFinish) {
@@ -150,7 +151,7 @@ TEST_F(FetchThreads, RecomputationsThatNeedFetchesFromTheSameNodeFinish) {
 TEST_F(FetchThreads, ShutdownRunsEveryFetchInFlight) {
   constexpr std::size_t kValues = 16;
   Fetches f;
-  scaled_on_node(f, kValues);
+  doubled_on_node(f, kValues);
   node->freeze();
   f.start();
   Platform* p = Runtime::instance().find_platform("node1");
@@ -158,7 +159,7 @@ TEST_F(FetchThreads, ShutdownRunsEveryFetchInFlight) {
   p->shutdown();
   EXPECT_EQ(f.arrived(), kValues) << "a fetch outlived its platform's shutdown";
   f.wait_all();
-  expect_scaled(f);
+  expect_doubled(f);
 }
 
 }  // namespace
