@@ -280,8 +280,7 @@ class RemotePlatform : public rt::Platform {
     // to 4x the program's cores full; a bigger one runs at most that many of this program's
     // tasks at once (the client's long polls are one blocking request per task).
     const std::size_t loops = std::min(std::max<std::size_t>(2, workers_), 4 * cores);
-    for (std::size_t i = 0; i < loops; ++i)
-      threads_.emplace_back([this] { loop(); });
+    for (std::size_t i = 0; i < loops; ++i) threads_.emplace_back([this] { loop(); });
     // A fetch is a download, or after a loss a recomputation on the host's cores: one thread per
     // core, at least 2 (one download's latency hides behind another's transfer), at most 8
     // (more downloads at once from one node do not share its link any faster).
