@@ -59,6 +59,20 @@ class Fetches {
       });
     }
   }
+  // Waits until every version is computed, without the barrier's forgetting of host variables,
+  // which would delete their uploads from the node while a test freezes it.
+  void wait_ready() {
+    std::size_t ready = 0;
+    for (Version* v : versions_) {
+      v->on_ready([&] {
+        std::lock_guard lock(mu_);
+        ++ready;
+        cv_.notify_all();
+      });
+    }
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return ready == versions_.size(); });
+  }
   std::size_t arrived() {
     std::lock_guard lock(mu_);
     return arrived_;
@@ -102,7 +116,7 @@ class FetchThreads : public ::testing::Test {
       inputs_.push_back(numbered(1000, static_cast<float>(i)));
     for (std::size_t i = 0; i < count; ++i)
       f.add(call<Vec>(ce_add, in<Vec>(inputs_[i]), in<Vec>(inputs_[i])).release());
-    cei::barrier();
+    f.wait_ready();
   }
   void expect_doubled(const Fetches& f) const {
     for (std::size_t i = 0; i < f.size(); ++i)
