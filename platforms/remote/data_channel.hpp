@@ -1,7 +1,7 @@
-// The node client's path for values (PUT and GET of /v1/data): Boost.Beast over a few pooled
-// keep-alive connections, http or https. A request goes out as its head and the caller's bytes,
-// gathered from where they lie; an answer's body is read into the memory a BodySink names (the
-// destination object's own storage; a large one through a cached buffer, stream_copy.hpp).
+// The node client's path for values (PUT, GET and DELETE of /v1/data): Boost.Beast over a few
+// pooled keep-alive connections, http or https. A request goes out as its head and the caller's
+// bytes, gathered from where they lie; an answer's body is read into the memory a BodySink names
+// (the destination object's own storage; a large one through a cached buffer, stream_copy.hpp).
 // cpprest's client copied each body through buffers of its own, which cost more than the
 // loopback transfer itself.
 //

@@ -259,8 +259,9 @@ std::size_t NodeClient::get(const std::string& id, const rt::TypeOps& type, void
 }
 
 void NodeClient::erase(const std::string& id) {
-  impl_->send(*impl_->client, impl_->request(http::methods::DEL, "/v1/data/" + id),
-              http::status_codes::NoContent);
+  // On the data channel too: cpprest's client held a DELETE to a frozen node several times the
+  // request timeout, and the remote platform's shutdown with it.
+  Impl::check(impl_->data->exchange("DELETE", "/v1/data/" + id), http::status_codes::NoContent);
 }
 
 std::string NodeClient::submit(const TaskRequest& req) {

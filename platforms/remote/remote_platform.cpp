@@ -23,6 +23,7 @@
 #include "node_client.hpp"
 
 #include <cei/rt/decision/config.hpp>
+#include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/native.hpp>
 #include <cei/rt/runtime.hpp>
 #include <cei/rt/task_context.hpp>
@@ -108,7 +109,8 @@ class RemoteReplica : public rt::Replica {
   std::size_t bytes() const override { return bytes_; }
 
  private:
-  void fetch(void* dst);
+  // Brings the value to dst, or recomputes it from its lineage when the node lost it; then done.
+  void fetch(void* dst, std::function<void(std::exception_ptr)> done);
 
   RemotePlatform& p_;
   NodeRef ref_;
@@ -124,29 +126,130 @@ void wait_host(rt::Version& v) {
   if (auto e = p.get_future().get()) std::rethrow_exception(e);
 }
 
-// Runs the CE's first native version on host copies of its inputs; moves output `l.output` to dst.
-void recompute(const Lineage& l, void* dst) {
+// The threads that bring the node's values to the host (RemoteReplica::to_host): a fixed set,
+// started with the platform, so that a program fetching many values at once does not start a
+// thread for each. A job never blocks but on the node's answer: a recomputation waits for its
+// inputs through callbacks (recompute() below), so a fetch whose recomputation needs another
+// fetch from this set never holds a thread that fetch needs.
+class Fetchers {
+ public:
+  explicit Fetchers(std::size_t threads) : running_(threads) {
+    for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { loop(); });
+  }
+  ~Fetchers() { stop(); }
+  Fetchers(const Fetchers&) = delete;
+  Fetchers& operator=(const Fetchers&) = delete;
+
+  // Runs job on one of the threads; once they are gone (stop()), on the caller: a job posted by
+  // a callback after the platform shut down still runs. Thread-safe.
+  void post(std::function<void()> job) {
+    {
+      std::lock_guard lock(mu_);
+      if (running_ > 0) {
+        jobs_.push_back(std::move(job));
+        cv_.notify_one();
+        return;
+      }
+    }
+    job();
+  }
+
+  // Runs every job posted so far (and those they post), then joins the threads. Thread-safe,
+  // idempotent.
+  void stop() {
+    std::vector<std::thread> threads;
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+      threads.swap(threads_);
+    }
+    cv_.notify_all();
+    for (auto& th : threads) th.join();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+      if (jobs_.empty()) {
+        --running_;  // under mu_: a post() that sees 0 runs its job itself
+        return;
+      }
+      auto job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      job();
+      lock.lock();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  std::size_t running_;  // threads not yet returned
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+// Runs the CE's first native version on host copies of l's inputs (all on the host by now);
+// moves output `l.output` to dst.
+void run_lineage(const Lineage& l, void* dst) {
   const rt::CeInfo& ce = *l.ce;
   std::size_t n = ce.nparams + (ce.result ? 1 : 0);
   std::vector<std::shared_ptr<void>> storage(n);
   std::vector<void*> raw(n);
   for (std::size_t i = 0; i < n; ++i) {
     const rt::TypeOps& type = i < ce.nparams ? *ce.params[i].type : *ce.result;
-    bool reads = i < ce.nparams && ce.params[i].dir != rt::Dir::Out;
-    const void* read = nullptr;
-    if (reads && l.snapshots[i]) {
-      read = l.snapshots[i].get();
-    } else if (reads) {
-      wait_host(*l.inputs[i]);
-      read = l.inputs[i]->host();
-    }
     storage[i] = std::shared_ptr<void>(type.create(), type.destroy);
-    if (reads) type.copy(storage[i].get(), read);
+    if (i < ce.nparams && ce.params[i].dir != rt::Dir::Out)
+      type.copy(storage[i].get(), l.snapshots[i] ? l.snapshots[i].get() : l.inputs[i]->host());
     raw[i] = storage[i].get();
   }
   rt::invoke_native(ce, 0, raw.data());
   const rt::TypeOps& out = l.output < ce.nparams ? *ce.params[l.output].type : *ce.result;
   out.move(dst, raw[l.output]);
+}
+
+// Recomputes l's output into dst, then calls done. Blocks no thread: it asks for the inputs'
+// host copies (fetches, or recomputations of their own when they too lived only on a lost node)
+// with callbacks, and runs the CE as a job of `fetchers` once the last one has arrived.
+void recompute(std::shared_ptr<const Lineage> l, void* dst, Fetchers& fetchers,
+               std::function<void(std::exception_ptr)> done) {
+  struct Wait {
+    std::mutex mu;
+    std::size_t left = 1;      // inputs asked for, and this function until it has asked for all
+    std::exception_ptr error;  // the first input's failure
+    std::function<void(std::exception_ptr)> done;
+  };
+  auto wait = std::make_shared<Wait>();
+  wait->done = std::move(done);
+  auto arrived = [wait, l, dst, &fetchers](std::exception_ptr e) {
+    {
+      std::lock_guard lock(wait->mu);
+      if (e && !wait->error) wait->error = e;
+      if (--wait->left > 0) return;
+    }
+    if (wait->error) return wait->done(wait->error);
+    fetchers.post([wait, l, dst] {
+      try {
+        run_lineage(*l, dst);
+      } catch (...) {
+        return wait->done(std::current_exception());
+      }
+      wait->done(nullptr);
+    });
+  };
+  const rt::CeInfo& ce = *l->ce;
+  for (std::size_t i = 0; i < ce.nparams; ++i) {
+    if (ce.params[i].dir == rt::Dir::Out || l->snapshots[i]) continue;
+    {
+      std::lock_guard lock(wait->mu);
+      ++wait->left;
+    }
+    l->inputs[i]->ensure_host(arrived);
+  }
+  arrived(nullptr);
 }
 
 class RemotePlatform : public rt::Platform {
@@ -166,10 +269,22 @@ class RemotePlatform : public rt::Platform {
     if (std::string why = probe(); !why.empty()) {
       start_cause_ = lost_cause_ = std::move(why);
       lost_ = true;
-      return;  // never offered a task: no threads
+      fetchers_ = std::make_unique<Fetchers>(0);  // holds no value: nothing to fetch
+      return;                                     // never offered a task: no threads
     }
-    for (std::size_t i = 0; i < std::max<std::size_t>(2, workers_); ++i)
-      threads_.emplace_back([this] { loop(); });
+    const std::size_t cores = rt::usable_cores();
+    // A loop thread carries one task at a time through blocking requests: the upload, the
+    // submit, then long polls until the task ends. Blocked, it costs a stack, not a core, so
+    // each core of this process may carry several of the node's workers; without a cap, though,
+    // a node of 64 workers would give a 2-core program 64 threads. 4 per core keeps a node of up
+    // to 4x the program's cores full; a bigger one runs at most that many of this program's
+    // tasks at once (the client's long polls are one blocking request per task).
+    const std::size_t loops = std::min(std::max<std::size_t>(2, workers_), 4 * cores);
+    for (std::size_t i = 0; i < loops; ++i) threads_.emplace_back([this] { loop(); });
+    // A fetch is a download, or after a loss a recomputation on the host's cores: one thread per
+    // core, at least 2 (one download's latency hides behind another's transfer), at most 8
+    // (more downloads at once from one node do not share its link any faster).
+    fetchers_ = std::make_unique<Fetchers>(std::clamp<std::size_t>(cores, 2, 8));
   }
   ~RemotePlatform() override { shutdown(); }
 
@@ -258,9 +373,11 @@ class RemotePlatform : public rt::Platform {
     }
     cv_.notify_all();
     for (auto& th : threads_) th.join();
+    fetchers_->stop();  // after the loops: their tasks' outputs may still be fetched
   }
 
-  NodeClient& client() { return *client_; }  // thread-safe
+  NodeClient& client() { return *client_; }    // thread-safe
+  Fetchers& fetchers() { return *fetchers_; }  // thread-safe
 
   // Why the node was never usable (refused, unreachable, the token refused), or "". Set at
   // construction, constant afterwards.
@@ -547,7 +664,10 @@ class RemotePlatform : public rt::Platform {
       }
       try {
         client_->erase(id);
-      } catch (const NodeError&) {  // already gone, or the node is: nothing left to free
+      } catch (const NodeError& e) {  // already gone, or the node is: nothing left to free
+        // Silent past the request timeout, as for any other request: the next delete would
+        // wait as long, and a shutdown after it.
+        if (e.timed_out()) lose(e.what());
       }
       {
         std::lock_guard lock(mu_);
@@ -631,6 +751,7 @@ class RemotePlatform : public rt::Platform {
   double bandwidth_ = 100e6;               // bytes/s until measured
   std::atomic<Clock::rep> busy_until_{0};  // the node's last Retry-After ends then
   std::vector<std::thread> threads_;
+  std::unique_ptr<Fetchers> fetchers_;  // RemoteReplica::to_host's
 };
 
 NodeRef::NodeRef(RemotePlatform& p, std::string id) : p_(&p), id_(std::move(id)) {
@@ -645,12 +766,21 @@ rt::Platform& RemoteReplica::owner() {
   return p_;
 }
 
-void RemoteReplica::fetch(void* dst) {
+void RemoteReplica::fetch(void* dst, std::function<void(std::exception_ptr)> done) {
   std::shared_ptr<const Lineage> lineage;
   {
     std::lock_guard lock(mu_);
     lineage = lineage_;
   }
+  auto arrived = [this, done = std::move(done)](std::exception_ptr e) {
+    if (!e) {
+      std::lock_guard lock(mu_);
+      lineage_.reset();  // the value is safe on the host now
+    }
+    done(e);
+  };
+  std::exception_ptr error;
+  bool rebuild = false;
   try {
     if (p_.lost()) throw NodeError(0, "node lost");
     const auto t0 = Clock::now();
@@ -666,24 +796,21 @@ void RemoteReplica::fetch(void* dst) {
       p_.lose(e.what());
     else if (e.status() == 404)
       p_.still_same_node();
-    if (!lineage || !(e.unreachable() || e.status() == 404)) throw;
-    recompute(*lineage, dst);  // the node is gone (or lost the value): rebuild it here
+    // The node is gone (or lost the value): rebuild it here.
+    rebuild = lineage && (e.unreachable() || e.status() == 404);
+    if (!rebuild) error = std::current_exception();
+  } catch (...) {
+    error = std::current_exception();
   }
-  std::lock_guard lock(mu_);
-  lineage_.reset();  // the value is safe on the host now
+  if (rebuild) return recompute(std::move(lineage), dst, p_.fetchers(), std::move(arrived));
+  arrived(error);
 }
 
 void RemoteReplica::to_host(void* dst, std::function<void(std::exception_ptr)> done) {
-  // On a thread of its own: the caller must not block, and a recomputation may wait for inputs.
-  // The version holds this replica until done() is called.
-  std::thread([this, dst, done = std::move(done)] {
-    try {
-      fetch(dst);
-      done(nullptr);
-    } catch (...) {
-      done(std::current_exception());
-    }
-  }).detach();
+  // On the platform's fetch threads: the caller must not block. The version holds this replica
+  // until done() is called.
+  p_.fetchers().post(
+      [this, dst, done = std::move(done)]() mutable { fetch(dst, std::move(done)); });
 }
 
 // A node that was never usable: a warning says why, and that its tasks run elsewhere.
