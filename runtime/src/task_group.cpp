@@ -93,6 +93,11 @@ PlanTask TaskGroup::options_of(TaskImpl& t) {
   const CeInfo& ce = t.ce();
   PlanTask pt;
   pt.significance = significance_now(t);
+  // As the scheduler does: a task none of the platforms added so far can run waits for those
+  // still opening (an OpenCL device, for a CE with kernels alone).
+  if (rt_.opening() && std::none_of(rt_.platforms.begin(), rt_.platforms.end(),
+                                    [&](const Platform* p) { return p->can_run(ce); }))
+    rt_.open_all(Runtime::instance());
   for (Platform* p : rt_.platforms) {
     if (!p->can_run(ce)) continue;
     const Forecast f = p->forecast(t);  // t is Accurate until the plan decides
