@@ -139,10 +139,13 @@ std::size_t TaskGroup::window(std::size_t tasks) const {
   return std::max<std::size_t>({2 * workers, tasks / 64, 1});
 }
 
-std::size_t TaskGroup::unsettled_since(std::size_t first) const {
+std::size_t TaskGroup::in_flight(std::size_t& oldest) const {
+  auto pending = [this](std::size_t i) {
+    return placed_[i].settles && placed_[i].settles->state() == Version::State::Pending;
+  };
+  while (oldest < placed_.size() && !pending(oldest)) ++oldest;
   std::size_t n = 0;
-  for (std::size_t i = first; i < placed_.size(); ++i)
-    n += placed_[i].settles && placed_[i].settles->state() == Version::State::Pending ? 1 : 0;
+  for (std::size_t i = oldest; i < placed_.size(); ++i) n += pending(i) ? 1 : 0;
   return n;
 }
 
@@ -186,13 +189,13 @@ void TaskGroup::flush() {
   const bool closed_loop = !std::isinf(goal_.budget_j);
   const std::size_t window = closed_loop ? this->window(held.size()) : held.size();
   const std::size_t batch = std::max<std::size_t>(window / 4, 1);
-  const std::size_t first = placed_.size();
+  std::size_t oldest = placed_.size();
   for (std::size_t next = 0; next < held.size();) {
-    std::size_t in_flight = unsettled_since(first);
+    std::size_t running = in_flight(oldest);
     // Settled in any order, waited for in the order dispatched: the oldest is the likeliest done.
-    for (std::size_t oldest = first; in_flight + batch > window; ++oldest) {
-      if (placed_[oldest].settles) wait_ready(*placed_[oldest].settles);
-      in_flight = unsettled_since(first);
+    while (running + batch > window) {
+      wait_ready(*placed_[oldest].settles);
+      running = in_flight(oldest);
     }
     const GroupPlan plan = plan_group(goal_, std::span(tasks).subspan(next), spent_j());
     if (plan.step > furthest_) furthest_ = plan.step;
@@ -200,7 +203,7 @@ void TaskGroup::flush() {
     // Whether the budget is in reach is the whole flush's plan's to say: a later batch's plan
     // may miss by what the running tasks are still to spend, which the summary explains.
     if (next == 0) report_.meets_budget = plan.meets_budget;
-    const std::size_t end = std::min(held.size(), next + (window - in_flight));
+    const std::size_t end = std::min(held.size(), next + (window - running));
     for (std::size_t i = next; i < end; ++i)
       place(*impl(held[i].get()), tasks[i], plan.choices[i - next]);
     next = end;

@@ -53,7 +53,8 @@ class TaskGroup {
   PlanTask options_of(TaskImpl& t);
   // How many of `tasks` held tasks the closed loop keeps in flight.
   std::size_t window(std::size_t tasks) const;
-  std::size_t unsettled_since(std::size_t first) const;  // of placed_[first..]
+  // How many of placed_[oldest..] have not settled; moves `oldest` past those that have.
+  std::size_t in_flight(std::size_t& oldest) const;
   // Gives t the choice c among its options, dispatches it and remembers it in placed_.
   void place(TaskImpl& t, const PlanTask& options, const PlanChoice& c);
 
