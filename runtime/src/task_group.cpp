@@ -79,14 +79,23 @@ void TaskGroup::hold(TaskImpl& t) {
   held_.push_back(t.self);
 }
 
-double TaskGroup::spent_j() const {
-  double j = 0;
+TaskGroup::Spent TaskGroup::spent() const {
+  Spent s;
   for (const Placed& p : placed_) {
     const bool settled = p.settles->state() != Version::State::Pending;
     const double measured = settled ? p.task->timing().energy_j : 0;
-    j += measured > 0 ? measured : p.forecast_j;
+    if (measured > 0) {
+      s.measured_j += measured;
+      s.measured_forecast_j += p.forecast_j;
+    } else {
+      s.forecast_j += p.forecast_j;
+    }
   }
-  return j;
+  return s;
+}
+
+double TaskGroup::Spent::correction() const {
+  return measured_j > 0 && measured_forecast_j > 0 ? measured_j / measured_forecast_j : 1;
 }
 
 PlanTask TaskGroup::options_of(TaskImpl& t) {
@@ -179,7 +188,8 @@ void TaskGroup::flush() {
   tasks.reserve(held.size());
   platforms_.clear();
   for (const TaskPtr& t : held) tasks.push_back(options_of(*impl(t.get())));
-  const double spent_before = spent_j();
+  const Spent before = spent();
+  const double spent_before = before.measured_j + before.forecast_j;
   report_.accurate_j = plan_group({}, tasks, spent_before).energy_j;
   report_.floor_j = plan_group({.budget_j = 0}, tasks, spent_before).energy_j;
   // Closed loop under a budget: at most `window` of the group's tasks are in flight, so each
@@ -197,7 +207,14 @@ void TaskGroup::flush() {
       wait_ready(*placed_[oldest].settles);
       running = in_flight(oldest);
     }
-    const GroupPlan plan = plan_group(goal_, std::span(tasks).subspan(next), spent_j());
+    // The forecasts of the tasks still to spend (running or not yet measured, and those planned
+    // now) are taken to be off by as much as those of the measured tasks were (c):
+    //   measured + c x (forecasts + plan) <= budget  <=>  forecasts + plan <= (budget - measured) /
+    //   c
+    const Spent so_far = spent();
+    GroupGoal left = goal_;
+    left.budget_j = (goal_.budget_j - so_far.measured_j) / so_far.correction();
+    const GroupPlan plan = plan_group(left, std::span(tasks).subspan(next), so_far.forecast_j);
     if (plan.step > furthest_) furthest_ = plan.step;
     report_.step = to_string(furthest_);
     // Whether the budget is in reach is the whole flush's plan's to say: a later batch's plan

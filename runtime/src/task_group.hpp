@@ -7,9 +7,10 @@
 // the plan is a closed loop: the flush keeps at most a window of the group's tasks in flight
 // (twice the workers of the platforms that can run them, or a 64th of the tasks) and plans the
 // tasks not yet dispatched again as others settle, with what the group spent so far (the platform's
-// figure where a task has settled with one, else its forecast) taken from the budget, so that later
-// tasks make up for the forecasts' errors on earlier ones. The end of the group waits for its tasks
-// and reports it to the observers (GroupReport).
+// figure where a task has settled with one, else its forecast) taken from the budget and the other
+// forecasts scaled by how far the measured tasks' forecasts missed, so that later tasks make up for
+// the forecasts' errors on earlier ones. The end of the group waits for its tasks and reports it to
+// the observers (GroupReport).
 //
 //   open_group(rt, {.budget_j = 300}, "main.cpp:12");
 //   ... RuntimeCore::submit: if (TaskGroup* g = TaskGroup::current()) g->hold(t);
@@ -49,7 +50,13 @@ class TaskGroup {
     VersionPtr settles;  // ready once the task has settled
     double forecast_j;
   };
-  double spent_j() const;
+  // What the group's dispatched tasks spent: measured (the platform's figure at settling, with
+  // those tasks' forecasts beside it) and forecast (the others).
+  struct Spent {
+    double measured_j = 0, measured_forecast_j = 0, forecast_j = 0;
+    double correction() const;  // measured over forecast, of the measured tasks (1: none)
+  };
+  Spent spent() const;
   PlanTask options_of(TaskImpl& t);
   // How many of `tasks` held tasks the closed loop keeps in flight.
   std::size_t window(std::size_t tasks) const;

@@ -50,15 +50,18 @@ std::string off_budget(const GroupReport& g, const GroupRow& row) {
                        "the budget is below the least the group could spend by the "
                        "forecasts (every task approximate or dropped) {:.3f} J",
                        g.floor_j);
-  if (off < 0 && g.accurate_j <= g.budget_j)
-    return spent + fmt::format(
-                       "the budget is above the accurate plan's forecast {:.3f} J: not "
-                       "binding",
-                       g.accurate_j);
-  if (g.forecast_j <= 0) return spent + "no forecast of the tasks' energy";
+  std::string why;
+  if (off < 0 && g.accurate_j <= g.budget_j) {
+    why = fmt::format("the budget is above the accurate plan's forecast {:.3f} J", g.accurate_j);
+    // Never binding, or binding for a while: the measurements on the way said it might be.
+    if (g.step == "fastest") return spent + why + ": not binding";
+    why += "; ";
+  }
+  if (g.forecast_j <= 0) return spent + why + "no forecast of the tasks' energy";
   const double missed = row.energy_j / g.forecast_j - 1;
-  return spent + fmt::format("the forecasts of the tasks' energy were {:.0f}% {} what they spent",
-                             std::abs(missed) * 100, missed > 0 ? "under" : "over");
+  return spent + why +
+         fmt::format("the forecasts of the tasks' energy were {:.0f}% {} what they spent",
+                     std::abs(missed) * 100, missed > 0 ? "under" : "over");
 }
 
 GroupRow group_row(const RunRecord& run, const GroupReport& g) {

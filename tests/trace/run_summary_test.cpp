@@ -251,8 +251,10 @@ TEST(RunSummary, AGroupFarFromItsBudgetSaysWhy) {
   rec.task_started(t1, cpu, 0);
   rec.task_finished(t1, cpu, 0, false);
   RunRecord run = rec.snapshot();
-  auto why = [&](double budget_j, double accurate_j, double floor_j, double forecast_j) {
+  auto why = [&](double budget_j, double accurate_j, double floor_j, double forecast_j,
+                 const char* step = "fastest") {
     GroupReport g;
+    g.step = step;
     g.budget_j = budget_j;
     g.accurate_j = accurate_j;
     g.floor_j = floor_j;
@@ -268,6 +270,10 @@ TEST(RunSummary, AGroupFarFromItsBudgetSaysWhy) {
   EXPECT_EQ(why(20, 11, 5, 11),
             "spent 50% under the budget: the budget is above the accurate plan's forecast "
             "11.000 J: not binding");
+  // Binding on the way (the first measurements said so), not in the end.
+  EXPECT_EQ(why(20, 11, 5, 12.5, "approximate"),
+            "spent 50% under the budget: the budget is above the accurate plan's forecast "
+            "11.000 J; the forecasts of the tasks' energy were 20% over what they spent");
   EXPECT_EQ(why(9, 12, 5, 8),
             "spent 11% over the budget: the forecasts of the tasks' energy were 25% under what "
             "they spent");
