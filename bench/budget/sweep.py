@@ -29,14 +29,17 @@ def run(cmd, env):
 
 
 def group_line(stderr):
-    """The summary's last group line: (energy J, source, accurate, approximate, dropped, plan)."""
+    """The summary's last group line: (energy J, source, accurate, approximate, dropped, plan,
+    why): `why` is the line below the table that says why the group ended more than 5% away from
+    its budget, "" when there is none."""
     lines = stderr.splitlines()
     try:
         head = max(i for i, l in enumerate(lines) if l.startswith("group ") and "energy J" in l)
     except ValueError:
         sys.exit("no group table in the run summary:\n" + stderr)
     f = lines[head + 2].split()
-    return float(f[4]), f[5], int(f[6]), int(f[7]), int(f[8]), " ".join(f[9:])
+    why = next((l.split(": ", 1)[1] for l in lines[head + 3:] if l.startswith(f"group {f[0]}: ")), "")
+    return float(f[4]), f[5], int(f[6]), int(f[7]), int(f[8]), " ".join(f[9:]), why
 
 
 def psnr(stdout):
@@ -53,7 +56,7 @@ def measure(exe, goal, block, ref, reps, env, work):
     # The run whose energy is the median gives the other columns.
     r = min(rows, key=lambda r: abs(r[0] - energy))
     return {"energy_j": energy, "source": r[1], "accurate": r[2], "approximate": r[3],
-            "dropped": r[4], "plan": r[5], "psnr_db": r[6], "max_err": r[7]}
+            "dropped": r[4], "plan": r[5], "why": r[6], "psnr_db": r[7], "max_err": r[8]}
 
 
 def main():
@@ -94,18 +97,19 @@ def main():
             rows.append(dict(goal=f"ratio {r}", budget_j=None, **m))
 
     fields = ["goal", "budget_j", "energy_j", "source", "accurate", "approximate", "dropped",
-              "plan", "psnr_db", "max_err"]
+              "plan", "psnr_db", "max_err", "why"]
     with open(os.path.join(a.out, "sweep.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
         w.writerows(rows)
     md = ["| goal | energy (J) | energy / budget | energy from | accurate / approximate / dropped "
-          "| PSNR (dB) | max error | budget step |", "|---|---|---|---|---|---|---|---|"]
+          "| PSNR (dB) | max error | budget step | the summary's why (> 5% off) |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ratio = f"{r['energy_j'] / r['budget_j']:.3f}" if r["budget_j"] else "-"
         md.append(f"| {r['goal']} | {r['energy_j']:.3f} | {ratio} | {r['source']} | "
                   f"{r['accurate']} / {r['approximate']} / {r['dropped']} | {r['psnr_db']:.2f} | "
-                  f"{r['max_err']:.3g} | {r['plan']} |")
+                  f"{r['max_err']:.3g} | {r['plan']} | {r['why']} |")
     with open(os.path.join(a.out, "sweep.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print("\n".join(md))

@@ -109,8 +109,9 @@ GroupPlan plan_group(const GroupGoal& goal, std::span<const PlanTask> tasks, dou
       if (!(plan.energy_j > goal.budget_j)) return true;
       PlanChoice next = plan.choices[i];
       if (!change(tasks[i], next)) continue;
+      // Kept as a running sum: the closed loop plans a group's remaining tasks again and again.
+      plan.energy_j += energy_of(tasks[i], next) - energy_of(tasks[i], plan.choices[i]);
       plan.choices[i] = next;
-      plan.energy_j = total();
       plan.step = step;
     }
     return !(plan.energy_j > goal.budget_j);

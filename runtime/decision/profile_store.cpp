@@ -31,6 +31,7 @@ std::string_view ce_key_view(const CeInfo& ce) {
 }
 
 std::string_view impl_key_view(const CeInfo& ce, int version, std::string& scratch) {
+  if (version == Task::kApproximateKernelVersion) return "opencl-approximate";
   if (version < 0) return "opencl";
   if (static_cast<std::size_t>(version) < ce.nversions && ce.versions[version].declaring_class)
     return ce.versions[version].declaring_class;

@@ -28,6 +28,8 @@ bool has_native(const CeInfo& ce, bool approximate) {
   return false;
 }
 
+}  // namespace
+
 // Whether p has the version a task of quality q runs: for Accurate, whatever can_run() said
 // unless all the CE offers of p's kind is an approximation. A dropped task runs nothing, on a
 // platform whose workers publish its inout values as they were (the CPU's).
@@ -45,8 +47,6 @@ bool serves(const Platform& p, const CeInfo& ce, Quality q) {
   // the registry lists accurate versions first.
   return q == Quality::Accurate && (ce.nversions == 0 || !ce.versions[0].approximate);
 }
-
-}  // namespace
 
 bool Scheduler::fits(Platform* p, const TaskImpl& t, const Placement& pl, bool spare_avoided) {
   if (pl.only) return p == pl.only;

@@ -60,6 +60,10 @@ struct Placement {
   const std::exception_ptr* retry_of = nullptr;
 };
 
+// Whether p has the version a task of quality q of ce runs (its accurate version, the
+// approximation, or nothing for a dropped task). Thread-safe.
+bool serves(const Platform& p, const CeInfo& ce, Quality q);
+
 class Scheduler {
  public:
   explicit Scheduler(RuntimeCore& core) : core_(core) {}

@@ -3,10 +3,14 @@
 // program next waits for anything (a host sync, a result's get, a barrier, the end of a variable's
 // scope, a full in-flight window: everything that could wait for a held task) or when it ends;
 // each task is then dispatched on the platform and at the quality planned for it (its
-// TaskImpl::quality_, decided here instead of by the significance rule). The tasks of a
-// later flush are planned with what the earlier ones spent (the platform's figure where a task has
-// settled with one, else its forecast) taken from the budget. The end of the group waits for its
-// tasks and reports it to the observers (GroupReport).
+// TaskImpl::quality_, decided here instead of by the significance rule). Under an energy budget
+// the plan is a closed loop: the flush keeps at most a window of the group's tasks in flight
+// (twice the workers of the platforms that can run them, or a 64th of the tasks) and plans the
+// tasks not yet dispatched again as others settle, with what the group spent so far (the platform's
+// figure where a task has settled with one, else its forecast) taken from the budget and the other
+// forecasts scaled by how far the measured tasks' forecasts missed, so that later tasks make up for
+// the forecasts' errors on earlier ones. The end of the group waits for its tasks and reports it to
+// the observers (GroupReport).
 //
 //   open_group(rt, {.budget_j = 300}, "main.cpp:12");
 //   ... RuntimeCore::submit: if (TaskGroup* g = TaskGroup::current()) g->hold(t);
@@ -35,8 +39,10 @@ class TaskGroup {
   // The innermost group open on the calling thread, or null.
   static TaskGroup* current() noexcept;
   void hold(TaskImpl& t);  // t is built and linked, not dispatched
-  void flush();            // plans the tasks held and dispatches them
-  void close();            // flush, wait for every task of the group, report it
+  // Plans the tasks held and dispatches them; under a budget, returns once the last is
+  // dispatched (a window of them may still run).
+  void flush();
+  void close();  // flush, wait for every task of the group, report it
 
  private:
   struct Placed {
@@ -44,8 +50,20 @@ class TaskGroup {
     VersionPtr settles;  // ready once the task has settled
     double forecast_j;
   };
-  double spent_j() const;
+  // What the group's dispatched tasks spent: measured (the platform's figure at settling, with
+  // those tasks' forecasts beside it) and forecast (the others).
+  struct Spent {
+    double measured_j = 0, measured_forecast_j = 0, forecast_j = 0;
+    double correction() const;  // measured over forecast, of the measured tasks (1: none)
+  };
+  Spent spent() const;
   PlanTask options_of(TaskImpl& t);
+  // How many of `tasks` held tasks the closed loop keeps in flight.
+  std::size_t window(std::size_t tasks) const;
+  // How many of placed_[oldest..] have not settled; moves `oldest` past those that have.
+  std::size_t in_flight(std::size_t& oldest) const;
+  // Gives t the choice c among its options, dispatches it and remembers it in placed_.
+  void place(TaskImpl& t, const PlanTask& options, const PlanChoice& c);
 
   RuntimeCore& rt_;
   GroupGoal goal_;

@@ -35,6 +35,35 @@ void add_energy(const TaskRecord& t, double& joules, std::string& source) {
   if (!from.empty()) source = source.empty() || source == from ? from : "mixed";
 }
 
+// Why a group spent more than kBudgetTolerance away from its budget, from the plans' forecasts:
+// a budget out of the plans' reach, or forecasts that missed what the tasks spent.
+std::string off_budget(const GroupReport& g, const GroupRow& row) {
+  if (!row.has_budget) return "";
+  const double off = g.budget_j > 0 ? row.energy_j / g.budget_j - 1 : row.energy_j > 0 ? 1 : 0;
+  if (std::abs(off) <= kBudgetTolerance) return "";
+  const std::string spent = g.budget_j > 0
+                                ? fmt::format("spent {:.0f}% {} the budget: ", std::abs(off) * 100,
+                                              off > 0 ? "over" : "under")
+                                : fmt::format("spent {:.3f} J of a budget of 0: ", row.energy_j);
+  if (off > 0 && g.floor_j > g.budget_j)
+    return spent + fmt::format(
+                       "the budget is below the least the group could spend by the "
+                       "forecasts (every task approximate or dropped) {:.3f} J",
+                       g.floor_j);
+  std::string why;
+  if (off < 0 && g.accurate_j <= g.budget_j) {
+    why = fmt::format("the budget is above the accurate plan's forecast {:.3f} J", g.accurate_j);
+    // Never binding, or binding for a while: the measurements on the way said it might be.
+    if (g.step == "fastest") return spent + why + ": not binding";
+    why += "; ";
+  }
+  if (g.forecast_j <= 0) return spent + why + "no forecast of the tasks' energy";
+  const double missed = row.energy_j / g.forecast_j - 1;
+  return spent + why +
+         fmt::format("the forecasts of the tasks' energy were {:.0f}% {} what they spent",
+                     std::abs(missed) * 100, missed > 0 ? "under" : "over");
+}
+
 GroupRow group_row(const RunRecord& run, const GroupReport& g) {
   GroupRow row;
   row.id = g.id;
@@ -59,6 +88,7 @@ GroupRow group_row(const RunRecord& run, const GroupReport& g) {
     if (const TaskRecord* t = run.find_task(id)) add_energy(*t, row.energy_j, row.energy_source);
   }
   if (row.energy_source.empty()) row.energy_source = "-";
+  row.off_budget = off_budget(g, row);
   return row;
 }
 
@@ -191,6 +221,8 @@ std::string format_groups(const std::vector<GroupRow>& rows) {
   const Layout layout(head, cells, {1, 5, 9});
   std::string out = layout.line(head) + layout.rule();
   for (const auto& row : cells) out += layout.line(row);
+  for (const GroupRow& g : rows)
+    if (!g.off_budget.empty()) out += fmt::format("group {}: {}\n", g.id, g.off_budget);
   return out;
 }
 

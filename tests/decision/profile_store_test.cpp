@@ -48,6 +48,13 @@ TEST(ProfileStore, VersionsAndPlatformsAreSeparateHistories) {
   EXPECT_DOUBLE_EQ(other.seconds, 0.55);
   EXPECT_EQ(ProfileStore::impl_key(kMultiply, 1), "blocked");
   EXPECT_EQ(ProfileStore::impl_key(kMultiply, -1), "opencl");
+  // The approximate kernel keeps its own history: the accurate kernel's stays its own.
+  EXPECT_EQ(ProfileStore::impl_key(kMultiply, Task::kApproximateKernelVersion),
+            "opencl-approximate");
+  p.record(kMultiply, Task::kApproximateKernelVersion, "opencl0", 100, 0.02);
+  EXPECT_DOUBLE_EQ(p.predict(kMultiply, -1, "opencl0", 100).seconds, 0.1);
+  EXPECT_DOUBLE_EQ(p.predict(kMultiply, Task::kApproximateKernelVersion, "opencl0", 100).seconds,
+                   0.02);
   EXPECT_EQ(ProfileStore::ce_key(kMultiply), "MatmulCEI.multiply");
   // Another CE's history does not leak in.
   EXPECT_EQ(p.predict(kSort, 0, "cpu", 100).source, Source::Default);

@@ -2,7 +2,10 @@
 // in the real runtime, with the CE tables written by hand: a CE with an accurate and an
 // approximate native version, whose results tell which one ran. The group's plan is deterministic
 // here: on the CPU platform alone a budget of 0 J leaves nothing to move, so every task of
-// significance < 100 is approximated; a budget far above the forecasts changes nothing.
+// significance < 100 is approximated; a budget far above the forecasts changes nothing. A CE of
+// OpenCL kernels alone (accurate and approximate) runs on the first OpenCL device (PoCL here),
+// the only platform that can run it.
+#include <cei/array.hpp>
 #include <cei/cei.hpp>
 #include <cei/rt/api.hpp>
 #include <cei/rt/observer.hpp>
@@ -10,11 +13,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace rt = cei::rt;
@@ -47,13 +55,42 @@ const rt::CeInfo blur{"blur", "GroupCEI", false, params,  1,    nullptr, add_ver
 // The same versions, of significance 100 (no [[cei::significance]]): never approximated.
 const rt::CeInfo vital{"vital", "GroupCEI", false, params, 1, nullptr, versions, 2, nullptr};
 
+// Its accurate version takes 40 ms (the CPU's power model charges 15 W for it: 0.6 J), far
+// more than the forecast of a CE with no profile (1 ms); its approximation takes nothing.
+void slow_accurate(void* const* a) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(40));  // stands for 40 ms of work
+  accurate(a);
+}
+const rt::NativeVersion slow_versions[] = {{"acc", &slow_accurate}, {"apx", &approximate, true}};
+const rt::CeInfo slow{"slow",        "GroupCEI", false,   params, 1,       nullptr,
+                      slow_versions, 2,          nullptr, {},     nullptr, "50"};
+
+// Kernels alone (the OpenCL device is the only platform that runs it): the accurate kernel adds
+// 1 to every element, the approximate one ([[cei::opencl(..., approximate = true)]]) adds 2.
+constexpr const char* kShiftSource = R"CL(
+__kernel void shift(__global int* v) { v[get_global_id(0)] += 1; }
+__kernel void shift_coarse(__global int* v) { v[get_global_id(0)] += 2; }
+)CL";
+using IVec = cei::Vector<int>;
+const rt::OpenCLImpl shift_cl{"shift", kShiftSource, "group_test.cpp", "par0.x", "", "", ""};
+const rt::OpenCLImpl shift_coarse_cl{
+    "shift_coarse", kShiftSource, "group_test.cpp", "par0.x", "", "", ""};
+const rt::ParamInfo shift_params[] = {{"v", rt::Dir::InOut, &rt::type_ops<IVec>()}};
+const rt::CeInfo shift{"shift", "GroupCEI", false, shift_params,     1,   nullptr, nullptr,
+                       0,       &shift_cl,  {},    &shift_coarse_cl, "50"};
+
 struct Groups : rt::Observer {
   std::mutex mu;
   std::vector<rt::GroupReport> closed;
   void task_submitted(const rt::Task&, std::span<const rt::Dependency>,
                       std::span<const rt::Candidate>, std::size_t, const char*) override {}
   void task_started(const rt::Task&, const rt::Platform&, int) override {}
-  void task_finished(const rt::Task&, const rt::Platform&, int, bool) override {}
+  // Tasks that ran an approximation, by platform.
+  std::map<std::string, int> approximated;
+  void task_finished(const rt::Task& t, const rt::Platform& p, int, bool failed) override {
+    std::lock_guard l(mu);
+    if (!failed && t.quality() == rt::Quality::Approximate) ++approximated[p.name()];
+  }
   void transfer(const rt::TransferEvent&) override {}
   void group_closed(const rt::GroupReport& g) override {
     std::lock_guard l(mu);
@@ -135,6 +172,60 @@ TEST(Groups, ABindingBudgetDropsTheDroppableTasksWithNoApproximation) {
     for (int i = 0; i < kTasks; ++i) rt::call<void>(blur, rt::inout<std::int64_t>(x[i]));
   }
   for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), 3 * (3 * i + 1) + 1 + 100) << i;
+}
+
+// The closed loop: the forecasts (1 ms a task, no profile) fit the budget with every task
+// accurate, so the first window of tasks (2 cores: 4) runs accurate; the first to settle
+// measured 0.6 J, over the whole budget, so the tasks planned after it run approximate. A plan
+// fixed at the flush ran all 24 accurate (14 J).
+TEST(Groups, TheTasksAfterTheFirstMeasurementsArePlannedWithWhatTheySpent) {
+  constexpr int n = 24;
+  // Off the stack: the runtime knows data by address, and the tests below write their arrays
+  // behind its back, so they must not land on addresses whose last values this test left there.
+  static std::int64_t x[n];
+  for (int i = 0; i < n; ++i) x[i] = i;
+  {
+    cei::EnergyBudget budget(0.45);
+    for (int i = 0; i < n; ++i) rt::call<void>(slow, rt::inout<std::int64_t>(x[i]));
+  }
+  EXPECT_EQ(rt::sync(x[0]), 1);                // accurate
+  EXPECT_EQ(rt::sync(x[n - 1]), 3 * (n - 1));  // approximate
+  const rt::GroupReport g = groups->last();
+  EXPECT_GE(count(g, rt::Quality::Approximate), std::size_t{n / 2});
+  EXPECT_EQ(g.step, "approximate");
+  EXPECT_LT(g.accurate_j, 0.45);  // by the forecasts, the accurate plan fitted
+}
+
+// An approximate OpenCL kernel is an option of the plan like a native approximation: a budget of
+// 0 J runs it on the device, for every task of significance < 100.
+TEST(Groups, ABindingBudgetRunsTheApproximateKernelOnTheDevice) {
+#ifndef CEI_GROUP_TEST_OPENCL
+  GTEST_SKIP() << "built without the OpenCL platform";
+#endif
+  constexpr int n = 4;
+  static IVec v[n];  // off the stack, as above
+  for (int i = 0; i < n; ++i) {
+    v[i] = IVec(64);
+    std::fill(v[i].begin(), v[i].end(), i);
+  }
+  const int before = [] {
+    std::lock_guard l(groups->mu);
+    return groups->approximated["opencl0"];
+  }();
+  {
+    cei::EnergyBudget budget(0.0);
+    for (int i = 0; i < n; ++i) rt::call<void>(shift, rt::inout<IVec>(v[i]));
+  }
+  for (int i = 0; i < n; ++i) {
+    const IVec r = rt::sync(v[i]);
+    EXPECT_EQ(r(0), i + 2) << i;
+    EXPECT_EQ(r(63), i + 2) << i;
+  }
+  const rt::GroupReport g = groups->last();
+  EXPECT_EQ(count(g, rt::Quality::Approximate), std::size_t{n});
+  EXPECT_EQ(g.step, "approximate");
+  std::lock_guard l(groups->mu);
+  EXPECT_EQ(groups->approximated["opencl0"] - before, n);
 }
 
 TEST(Groups, ARatioKeepsThatShareAccurate) {

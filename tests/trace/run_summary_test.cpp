@@ -238,5 +238,55 @@ TEST(RunSummary, GroupRowsSayBudgetEnergyItsSourceAndQualities) {
   EXPECT_NE(text.find("over budget"), std::string::npos) << text;
 }
 
+// A group whose tasks spent more than 5% away from its budget says why, from its plans'
+// forecasts; one within 5% says nothing.
+TEST(RunSummary, AGroupFarFromItsBudgetSaysWhy) {
+  test::FixedPlatform cpu{"cpu", "cpu", 1};
+  test::FixedTask t1(1, test::kInit, {});
+  Recorder rec;
+  const Candidate c[] = {{&cpu, {}}};
+  t1.timing().energy_j = 10.0;
+  t1.timing().energy_source = "model";
+  rec.task_submitted(t1, {}, c, 0, "dynperf");
+  rec.task_started(t1, cpu, 0);
+  rec.task_finished(t1, cpu, 0, false);
+  RunRecord run = rec.snapshot();
+  auto why = [&](double budget_j, double accurate_j, double floor_j, double forecast_j,
+                 const char* step = "fastest") {
+    GroupReport g;
+    g.step = step;
+    g.budget_j = budget_j;
+    g.accurate_j = accurate_j;
+    g.floor_j = floor_j;
+    g.forecast_j = forecast_j;
+    g.tasks = {{1, Quality::Accurate}};
+    run.groups = {g};
+    return summarize(run).groups.at(0).off_budget;
+  };
+  EXPECT_EQ(why(10.4, 12, 5, 10), "");
+  EXPECT_EQ(why(8, 12, 9, 9),
+            "spent 25% over the budget: the budget is below the least the group could spend by "
+            "the forecasts (every task approximate or dropped) 9.000 J");
+  EXPECT_EQ(why(20, 11, 5, 11),
+            "spent 50% under the budget: the budget is above the accurate plan's forecast "
+            "11.000 J: not binding");
+  // Binding on the way (the first measurements said so), not in the end.
+  EXPECT_EQ(why(20, 11, 5, 12.5, "approximate"),
+            "spent 50% under the budget: the budget is above the accurate plan's forecast "
+            "11.000 J; the forecasts of the tasks' energy were 20% over what they spent");
+  EXPECT_EQ(why(9, 12, 5, 8),
+            "spent 11% over the budget: the forecasts of the tasks' energy were 25% under what "
+            "they spent");
+  EXPECT_EQ(why(0, 12, 5, 8).rfind("spent 10.000 J of a budget of 0: the budget is below", 0), 0u);
+  EXPECT_NE(format_summary(summarize(run)).find("\ngroup 0: spent 10.000 J of a budget of 0"),
+            std::string::npos)
+      << format_summary(summarize(run));
+  GroupReport ratio;  // no budget: nothing to miss
+  ratio.accurate_ratio = 0.5;
+  ratio.tasks = {{1, Quality::Accurate}};
+  run.groups = {ratio};
+  EXPECT_EQ(summarize(run).groups.at(0).off_budget, "");
+}
+
 }  // namespace
 }  // namespace cei::rt::trace

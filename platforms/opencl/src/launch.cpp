@@ -296,7 +296,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       clSetUserEventStatus(injected.get(), CL_OUT_OF_RESOURCES);
     };
     task.timing().start = rt::Clock::now();
-    task.timing().version_index = -1;
+    task.timing().version_index = rt::Task::kernel_version(task.quality());
     if (trace.on()) trace.task_started(task, self, r->queue);
 
     if (options.naive) {

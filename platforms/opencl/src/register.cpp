@@ -62,7 +62,8 @@ std::function<rt::Forecast(const rt::Task&, const Estimate&)> forecast_hook(
                                                   : rt::Prediction{}};
     std::optional<double> watts;
     if (const rt::Profiles* profiles = rt.profiles()) {
-      in.exec = profiles->predict(t.ce(), -1, p.name(), e.input_bytes);
+      in.exec =
+          profiles->predict(t.ce(), rt::Task::kernel_version(t.quality()), p.name(), e.input_bytes);
       watts = profiles->measured_watts(p.name());
     }
     // One kernel at a time on the device: everything in flight runs first.
@@ -138,7 +139,10 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
           if (!profiles) return 0.0;
           const Estimate e = p.estimate(t);
           return e.tasks_in_flight * rt::host_cores().cores_beside(&p, config->host_cores) *
-                 profiles->predict(t.ce(), -1, p.name(), e.input_bytes).seconds;
+                 profiles
+                     ->predict(t.ce(), rt::Task::kernel_version(t.quality()), p.name(),
+                               e.input_bytes)
+                     .seconds;
         },
         config->host_cores);
 }

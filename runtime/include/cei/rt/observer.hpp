@@ -51,7 +51,13 @@ struct GroupReport {
   double budget_j = std::numeric_limits<double>::infinity();  // infinity: none
   double accurate_ratio = -1;                                 // < 0: none
   std::string step;  // the furthest step of the budget order: "fastest" when none was needed
-  bool meets_budget = true;  // false: the last plan's forecasts stayed above the budget
+  // false: the plan of the group's last flush (every task it held, before any ran) stayed above
+  // the budget even at the last step of the order.
+  bool meets_budget = true;
+  // Forecasts, for the summary to say why a group ended far from its budget: every task on its
+  // fastest accurate option (the accurate plan), the least the group could cost (each task of
+  // significance < 100 approximate or dropped), and the options the group's tasks were given.
+  double accurate_j = 0, floor_j = 0, forecast_j = 0;
   std::vector<std::pair<std::uint64_t, Quality>> tasks;  // task id, quality
 };
 

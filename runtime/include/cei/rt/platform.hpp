@@ -215,8 +215,15 @@ class Task {
     // Where the energy came from: "rapl", "nvml" (meters) or "model" (the power model); null when
     // the platform did not say.
     const char* energy_source = nullptr;
-    int version_index = -1;  // which native version ran (-1: OpenCL)
+    // Which native version ran: kKernelVersion or kApproximateKernelVersion for an OpenCL kernel.
+    int version_index = -1;
   };
+  // The version_index of a kernel: the approximate kernel has its own profile, so that neither
+  // kernel's forecasts are the mean of both.
+  static constexpr int kKernelVersion = -1, kApproximateKernelVersion = -2;
+  static constexpr int kernel_version(Quality q) {
+    return q == Quality::Approximate ? kApproximateKernelVersion : kKernelVersion;
+  }
   virtual Timing& timing() = 0;
   virtual const Timing& timing() const = 0;  // for readers (observers, energy reports)
   // [[cei::significance]] of this task, 0..100, from its arguments: 100 for a CE without one.

@@ -62,7 +62,10 @@ struct GroupRow {
   std::size_t accurate = 0, approximate = 0, dropped = 0;
   std::string step;  // the furthest step of the budget order the plans took
   bool meets_budget = true;
+  // Where energy_j is more than kBudgetTolerance away from the budget: why, in words ("" else).
+  std::string off_budget;
 };
+inline constexpr double kBudgetTolerance = 0.05;
 
 struct Summary {
   std::vector<SummaryRow> rows;           // by CE, then platform
