@@ -183,6 +183,11 @@ void OpenCLPlatform::Impl::flush_marked() {
     if (unflushed[i].exchange(false)) clFlush(queues[i].get());
 }
 
+void OpenCLPlatform::Impl::flush_others(cl_command_queue q) {
+  for (std::size_t i = 0; i < queues.size(); ++i)
+    if (queues[i].get() != q && unflushed[i].exchange(false)) clFlush(queues[i].get());
+}
+
 void OpenCLPlatform::Impl::flush() {
   std::vector<std::shared_ptr<Running>> report;
   {

@@ -189,7 +189,13 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // 1.5x: its kernels finish faster than they are submitted, so the device is idle at each.
   std::atomic<bool> flush_now{false};
   void flush_marked();  // clFlush of the queues launches marked; thread-safe
-  void flush_soon();    // after a batch of launches: now, or (batched) once on the dispatcher
+  // OpenCL lets a command wait on an event of another queue only once that queue is flushed, and
+  // NVIDIA's driver holds to it: a read of a kernel's output enqueued before the kernel's queue
+  // was flushed deadlocked it (a driver thread waited for the kernel while holding a lock the next
+  // launch needed, and that launch held the flush back). Flushes the marked queues other than
+  // `q`, before a command on `q` waits on their events; thread-safe.
+  void flush_others(cl_command_queue q);
+  void flush_soon();  // after a batch of launches: now, or (batched) once on the dispatcher
   // Completes, in queue order, every kernel of `last`'s queue up to `last` (which ended with
   // `status`): those a later flush's callback did not complete already.
   void complete_through(const std::shared_ptr<Running>& last, cl_int status);
