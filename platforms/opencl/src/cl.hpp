@@ -7,11 +7,25 @@
 #endif
 #include <CL/cl.h>
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 namespace cei::opencl {
+
+// True on a thread inside one of this platform's OpenCL event callbacks, where enqueueing or
+// blocking is not allowed.
+inline thread_local bool in_event_callback = false;
+
+// Releasing an OpenCL object inside an event callback deadlocked NVIDIA's driver: its callback
+// thread holds a driver lock while it runs callbacks, and a release that frees the object takes
+// that lock for writing (matmul 4096/512 on an H100 hung in one run of a few, a completion
+// callback waiting in clReleaseEvent). Releases there are kept for the next thread outside a
+// callback that releases a handle (the dispatcher's flush does, often), or release_deferred().
+void defer_release(cl_int (*release)(void*), void* object);
+void release_deferred();  // thread-safe; not from inside an event callback
+inline std::atomic<bool> releases_deferred{false};
 
 const char* error_name(cl_int err);
 
@@ -40,7 +54,13 @@ class Handle {
     return *this;
   }
   ~Handle() {
-    if (h_) Release(h_);
+    if (!h_) return;
+    if (in_event_callback) {
+      defer_release([](void* o) { return Release(static_cast<T>(o)); }, h_);
+      return;
+    }
+    Release(h_);
+    if (releases_deferred.load(std::memory_order_relaxed)) release_deferred();
   }
   T get() const { return h_; }
   explicit operator bool() const { return h_ != nullptr; }

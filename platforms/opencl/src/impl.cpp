@@ -169,6 +169,7 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
 
 OpenCLPlatform::Impl::~Impl() {
   for (auto& q : queues) clFinish(q.get());
+  release_deferred();
 }
 
 std::pair<cl_command_queue, int> OpenCLPlatform::Impl::queue(
@@ -200,6 +201,7 @@ void OpenCLPlatform::Impl::flush_others(cl_command_queue q) {
 }
 
 void OpenCLPlatform::Impl::flush() {
+  if (releases_deferred.load(std::memory_order_relaxed) && !in_event_callback) release_deferred();
   std::vector<std::shared_ptr<Running>> report;
   {
     std::lock_guard lock(report_mu);

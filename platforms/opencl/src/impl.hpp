@@ -34,10 +34,6 @@ class DeviceReplica;
 
 using rt::data_name;
 
-// True on a thread inside one of this platform's OpenCL event callbacks, where enqueueing or
-// blocking is not allowed.
-inline thread_local bool in_event_callback = false;
-
 // A task from submission to the completion of its kernel.
 struct Running {
   rt::TaskPtr task;
