@@ -129,18 +129,7 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
     }
   }
   ncompute = queues.size();
-  // Copies go on queues of their own, so that they overlap kernels, except beside one in-order
-  // compute queue (a GPU): there they share it. A command waiting on another queue's event left
-  // NVIDIA's driver deadlocked now and then (matmul 4096/512 on an H100: its event thread waiting
-  // for a lock held by a thread waiting for a read that waited for a kernel), and one in-order
-  // queue orders copies and kernels with no cross-queue event at all.
-  const bool shared_copies = in_order && ncompute == 1;
   for (int copies = 0; copies < 2; ++copies) {
-    if (shared_copies) {
-      clRetainCommandQueue(queues[0].get());
-      queues.emplace_back(queues[0].get());
-      continue;
-    }
     q = clCreateCommandQueue(context.get(), dev.id, CL_QUEUE_PROFILING_ENABLE, &err);
     check(err, "clCreateCommandQueue");
     queues.emplace_back(q);
