@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <span>
 
 namespace cei::rt {
@@ -112,23 +111,24 @@ PlanTask TaskGroup::options_of(TaskImpl& t) {
     const Forecast f = p->forecast(t);  // t is Accurate until the plan decides
     const bool accurate = f.feasible && serves(*p, ce, Quality::Accurate);
     // A remote node runs the program's accurate version only (serves() says so).
-    std::optional<Forecast> approximate;
+    Forecast approximation{};
+    bool approximate = false;
     if (serves(*p, ce, Quality::Approximate)) {
       t.quality_ = Quality::Approximate;  // the approximation's forecast: its own profile
-      approximate = p->forecast(t);
+      approximation = p->forecast(t);
       t.quality_ = Quality::Accurate;
-      if (accurate && approximate->time_source == Source::Default) {
-        approximate->end_s = f.end_s - f.exec_s * (1 - kApproximateShare);
-        approximate->energy_j = f.energy_j * kApproximateShare;
+      if (accurate && approximation.time_source == Source::Default) {
+        approximation.end_s = f.end_s - f.exec_s * (1 - kApproximateShare);
+        approximation.energy_j = f.energy_j * kApproximateShare;
       }
-      if (!approximate->feasible) approximate.reset();
+      approximate = approximation.feasible;
     }
     if (!accurate && !approximate) continue;
     const std::size_t at = platforms_.size();
     platforms_.push_back(p);
     if (accurate) pt.options.push_back({at, Quality::Accurate, f.end_s, f.energy_j});
     if (approximate)
-      pt.options.push_back({at, Quality::Approximate, approximate->end_s, approximate->energy_j});
+      pt.options.push_back({at, Quality::Approximate, approximation.end_s, approximation.energy_j});
     // A dropped task is the CPU's to settle: it publishes the inout values as they were.
     if (serves(*p, ce, Quality::Dropped)) pt.droppable = ce.droppable;
   }

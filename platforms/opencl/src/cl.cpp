@@ -16,7 +16,7 @@ void defer_release(cl_int (*release)(void*), void* object) {
   releases_deferred.store(true, std::memory_order_relaxed);
 }
 
-void release_deferred() {
+void release_all_deferred() {
   std::vector<std::pair<cl_int (*)(void*), void*>> now;
   {
     std::lock_guard lock(deferred_mu);

@@ -24,8 +24,13 @@ inline thread_local bool in_event_callback = false;
 // callback waiting in clReleaseEvent). Releases there are kept for the next thread outside a
 // callback that releases a handle (the dispatcher's flush does, often), or release_deferred().
 void defer_release(cl_int (*release)(void*), void* object);
-void release_deferred();  // thread-safe; not from inside an event callback
+void release_all_deferred();
 inline std::atomic<bool> releases_deferred{false};
+// Releases what callbacks kept, unless called inside one; thread-safe.
+inline void release_deferred() {
+  if (releases_deferred.load(std::memory_order_relaxed) && !in_event_callback)
+    release_all_deferred();
+}
 
 const char* error_name(cl_int err);
 
@@ -60,7 +65,7 @@ class Handle {
       return;
     }
     Release(h_);
-    if (releases_deferred.load(std::memory_order_relaxed)) release_deferred();
+    release_deferred();
   }
   T get() const { return h_; }
   explicit operator bool() const { return h_ != nullptr; }

@@ -177,20 +177,15 @@ void OpenCLPlatform::Impl::enqueued(cl_command_queue q) {
     if (queues[i].get() == q) unflushed[i].store(true);
 }
 
-void OpenCLPlatform::Impl::flush_marked() {
+void OpenCLPlatform::Impl::flush_marked(cl_command_queue except) {
   // A mark seen here was set after its command was enqueued, so this flush sends that command;
   // one set after the exchange stays for the next flush.
   for (std::size_t i = 0; i < queues.size(); ++i)
-    if (unflushed[i].exchange(false)) clFlush(queues[i].get());
-}
-
-void OpenCLPlatform::Impl::flush_others(cl_command_queue q) {
-  for (std::size_t i = 0; i < queues.size(); ++i)
-    if (queues[i].get() != q && unflushed[i].exchange(false)) clFlush(queues[i].get());
+    if (queues[i].get() != except && unflushed[i].exchange(false)) clFlush(queues[i].get());
 }
 
 void OpenCLPlatform::Impl::flush() {
-  if (releases_deferred.load(std::memory_order_relaxed) && !in_event_callback) release_deferred();
+  release_deferred();
   std::vector<std::shared_ptr<Running>> report;
   {
     std::lock_guard lock(report_mu);

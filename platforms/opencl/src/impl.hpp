@@ -184,13 +184,11 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // H100. A callback at once too made the tiny chain 1.9x slower than hand-written code, not
   // 1.5x: its kernels finish faster than they are submitted, so the device is idle at each.
   std::atomic<bool> flush_now{false};
-  void flush_marked();  // clFlush of the queues launches marked; thread-safe
-  // OpenCL lets a command wait on an event of another queue only once that queue is flushed, and
-  // NVIDIA's driver holds to it: a read of a kernel's output enqueued before the kernel's queue
-  // was flushed deadlocked it (a driver thread waited for the kernel while holding a lock the next
-  // launch needed, and that launch held the flush back). Flushes the marked queues other than
-  // `q`, before a command on `q` waits on their events; thread-safe.
-  void flush_others(cl_command_queue q);
+  // clFlush of the queues launches marked, but `except`; thread-safe. OpenCL lets a command wait
+  // on an event of another queue only once that queue is flushed, and NVIDIA's driver holds to it:
+  // a command on queue q that may wait on other queues' events is enqueued after
+  // flush_marked(q).
+  void flush_marked(cl_command_queue except = nullptr);
   void flush_soon();  // after a batch of launches: now, or (batched) once on the dispatcher
   // Completes, in queue order, every kernel of `last`'s queue up to `last` (which ended with
   // `status`): those a later flush's callback did not complete already.

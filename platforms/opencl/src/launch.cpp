@@ -225,7 +225,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
           // Renaming: the new version gets its own buffer; the old value stays valid.
           Mem copy = allocate(bytes);
           cl_event ev = nullptr;
-          if (ready) flush_others(kq);
+          if (ready) flush_marked(kq);
           check(clEnqueueCopyBuffer(kq, buf.get(), copy.get(), 0, 0, bytes, ready ? 1 : 0,
                                     ready ? &ready : nullptr, &ev),
                 "clEnqueueCopyBuffer");
@@ -278,7 +278,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     }
     if (hooks.started) hooks.started(task);  // before the kernel can start
     cl_event kev = nullptr;
-    if (!wait.empty()) flush_others(kq);
+    if (!wait.empty()) flush_marked(kq);
     check(clEnqueueNDRangeKernel(kq, k, static_cast<cl_uint>(g.size()),
                                  o.empty() ? nullptr : o.data(), g.data(),
                                  l.empty() ? nullptr : l.data(), static_cast<cl_uint>(wait.size()),

@@ -42,7 +42,7 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
       cl_uint n = 0;
       for (const Event* e : {&written_, &slot_})
         if (*e) wait[n++] = e->get();
-      impl_->flush_others(impl_->read_queue());
+      impl_->flush_marked(impl_->read_queue());
       check(clEnqueueReadBuffer(impl_->read_queue(), mem_.get(), CL_FALSE, 0, bytes_, data, n,
                                 n ? wait : nullptr, &ev),
             "clEnqueueReadBuffer");
