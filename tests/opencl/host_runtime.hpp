@@ -3,6 +3,8 @@
 // test is the real one on PoCL.
 #pragma once
 
+#include <pthread.h>
+
 #include <cei/rt/platform.hpp>
 
 #include <condition_variable>
@@ -10,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace cei::test {
@@ -190,8 +193,12 @@ class HostTask : public rt::Task {
     if (error)
       for (auto& a : args_)
         if (a.out && a.out->state() == rt::Version::State::Pending) a.out->fail(error);
+    char name[16] = {};
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    finished_on = name;
     done_.set_value(error);
   }
+  std::string finished_on;  // the name of the thread that finished the task; read after wait()
   Timing& timing() override { return timing_; }
   const Timing& timing() const override { return timing_; }
   // Blocks until the platform finishes the task; rethrows its error.

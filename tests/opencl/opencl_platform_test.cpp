@@ -152,6 +152,30 @@ TEST(OpenCLPlatform, InOrderQueueKeepsChainsAndRenamingRight) {
   EXPECT_EQ(p->stats().writes, 2u);  // the first input, and the renaming copy
 }
 
+TEST(OpenCLPlatform, CompletionsRunOnThePlatformsThreadNotTheDrivers) {
+  // A driver's callback thread holds driver locks while it calls back (NVIDIA's hung when
+  // completions ran there): it only hands them to the platform's own thread. Both queue kinds.
+  for (std::size_t queues : {0, 2}) {
+    opencl::Options o = options();
+    o.queues = queues;
+    auto p = pocl(o);
+    auto first = HostVersion::pending<IVec>();
+    std::vector<Call> calls;
+    VersionPtr v = first;
+    for (int i = 0; i < 8; ++i) {
+      calls.push_back(call(*p, inc_ce, {v}));
+      v = calls.back().result;
+    }
+    first->publish_host(new IVec(iota(256)));
+    for (auto& c : calls) {
+      c.task->wait();
+      EXPECT_EQ(c.task->finished_on, "cei-opencl0") << queues << " queues";
+    }
+    EXPECT_EQ(calls.back().result->get<IVec>(), iota(256, 8));
+    p->shutdown();
+  }
+}
+
 TEST(OpenCLPlatform, InOrderQueuesCompleteABurstWithOneCallback) {
   // Several in-order queues, as a GPU gets: the one callback of the flush completes every kernel
   // of the burst, in order.

@@ -1,30 +1,8 @@
 #include "cl.hpp"
 
-#include <mutex>
 #include <vector>
 
 namespace cei::opencl {
-
-namespace {
-std::mutex deferred_mu;
-std::vector<std::pair<cl_int (*)(void*), void*>> deferred;  // under deferred_mu
-}  // namespace
-
-void defer_release(cl_int (*release)(void*), void* object) {
-  std::lock_guard lock(deferred_mu);
-  deferred.emplace_back(release, object);
-  releases_deferred.store(true, std::memory_order_relaxed);
-}
-
-void release_all_deferred() {
-  std::vector<std::pair<cl_int (*)(void*), void*>> now;
-  {
-    std::lock_guard lock(deferred_mu);
-    now.swap(deferred);
-    releases_deferred.store(false, std::memory_order_relaxed);
-  }
-  for (auto [release, object] : now) release(object);
-}
 
 const char* error_name(cl_int err) {
   switch (err) {

@@ -14,23 +14,10 @@
 
 namespace cei::opencl {
 
-// True on a thread inside one of this platform's OpenCL event callbacks, where enqueueing or
-// blocking is not allowed.
+// True while one of this platform's completion callbacks runs: what it would enqueue is posted to
+// the dispatcher, so that a completion stays short wherever it runs (on the dispatcher, or on a
+// thread that waits for the value it completes).
 inline thread_local bool in_event_callback = false;
-
-// Releasing an OpenCL object inside an event callback deadlocked NVIDIA's driver: its callback
-// thread holds a driver lock while it runs callbacks, and a release that frees the object takes
-// that lock for writing (matmul 4096/512 on an H100 hung in one run of a few, a completion
-// callback waiting in clReleaseEvent). Releases there are kept for the next thread outside a
-// callback that releases a handle (the dispatcher's flush does, often), or release_deferred().
-void defer_release(cl_int (*release)(void*), void* object);
-void release_all_deferred();
-inline std::atomic<bool> releases_deferred{false};
-// Releases what callbacks kept, unless called inside one; thread-safe.
-inline void release_deferred() {
-  if (releases_deferred.load(std::memory_order_relaxed) && !in_event_callback)
-    release_all_deferred();
-}
 
 const char* error_name(cl_int err);
 
@@ -59,13 +46,7 @@ class Handle {
     return *this;
   }
   ~Handle() {
-    if (!h_) return;
-    if (in_event_callback) {
-      defer_release([](void* o) { return Release(static_cast<T>(o)); }, h_);
-      return;
-    }
-    Release(h_);
-    release_deferred();
+    if (h_) Release(h_);
   }
   T get() const { return h_; }
   explicit operator bool() const { return h_ != nullptr; }

@@ -1,19 +1,26 @@
-// The platform's one host thread: every OpenCL enqueue and every piece of platform state change
-// runs here, posted by submit(), readiness callbacks and OpenCL event callbacks. It never waits
+// The platform's own host thread. OpenCL event callbacks run here, handed over by the driver's
+// thread, and so does whatever a callback would enqueue, and the batched flushes. It never waits
 // for a kernel (except in naive mode, which is synchronous by definition).
 #pragma once
 
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <future>
 #include <mutex>
+#include <string>
 #include <thread>
+
+#include <pthread.h>
 
 namespace cei::opencl {
 
 class Dispatcher {
  public:
-  Dispatcher() : thread_([this] { loop(); }) {}
+  // `name` names the thread (top -H, debuggers), cut to the 15 characters Linux keeps.
+  explicit Dispatcher(const std::string& name) : thread_([this] { loop(); }) {
+    pthread_setname_np(thread_.native_handle(), name.substr(0, 15).c_str());
+  }
   ~Dispatcher() { stop(); }
   void post(std::function<void()> fn) {
     {
@@ -21,6 +28,13 @@ class Dispatcher {
       jobs_.push_back(std::move(fn));
     }
     cv_.notify_one();
+  }
+  // Returns once every job posted before the call has run; not on the dispatcher's thread.
+  void drain() {
+    if (on_thread()) return;
+    std::promise<void> done;
+    post([&done] { done.set_value(); });
+    done.get_future().wait();
   }
   bool on_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
   void stop() {

@@ -12,7 +12,8 @@ struct OpenCLPlatform::Impl::Callback {
   std::weak_ptr<Impl> impl;
   Event event;
   std::function<void(cl_int)> fn;
-  // Runs fn as the driver would (it posts what enqueues), by whoever took it from the registry.
+  // Runs fn, by whoever took it from the registry: the platform's dispatcher for the driver, a
+  // thread waiting in run_here(), a sweep. What fn would enqueue is posted to the dispatcher.
   void fire(cl_int status) {
     auto keep = impl.lock();
     const bool nested = in_event_callback;
@@ -20,9 +21,12 @@ struct OpenCLPlatform::Impl::Callback {
     fn(status);
     fn = nullptr;  // and what it captured, before counting the platform's references
     in_event_callback = nested;
-    // Never destroy the platform here (its destructor waits for the queue): hand the last
-    // reference to a thread of its own.
-    if (keep && keep.use_count() == 1) std::thread([impl = std::move(keep)] {}).detach();
+    let_go(std::move(keep));
+  }
+  // Never destroy the platform on its own dispatcher, nor on the driver's thread (its destructor
+  // waits for the queues and joins the dispatcher): the last reference goes to a thread of its own.
+  static void let_go(std::shared_ptr<Impl> impl) {
+    if (impl && impl.use_count() == 1) std::thread([impl = std::move(impl)] {}).detach();
   }
 };
 
@@ -54,9 +58,15 @@ Registry& registry() {
 }
 
 void CL_CALLBACK event_done(cl_event, cl_int status, void* user) {
-  // Runs on the driver's thread, without a hop to ours: completion only records, unpins and
-  // finishes; whatever would enqueue sees in_event_callback and posts to the dispatcher.
-  if (auto d = registry().take(static_cast<OpenCLPlatform::Impl::Callback*>(user))) d->fire(status);
+  // On the driver's thread, which holds driver locks while it calls back: callbacks that called
+  // into the driver hung NVIDIA's (matmul 4096/512 on an H100, one run of a few). Nothing here
+  // calls OpenCL: the callback is handed to the platform's dispatcher, which runs it.
+  auto d = registry().take(static_cast<OpenCLPlatform::Impl::Callback*>(user));
+  if (!d) return;
+  auto impl = d->impl.lock();
+  if (!impl) return d->fire(status);  // only at exit: every callback holds its platform
+  impl->post([d, status] { d->fire(status); });
+  OpenCLPlatform::Impl::Callback::let_go(std::move(impl));
 }
 
 cl_int status_of(cl_event e) {
@@ -95,7 +105,8 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
         ++opened;
         return Context(c);
       }()),
-      programs(context.get(), dev.id, dev.info, options.cache_dir, options.build_options) {
+      programs(context.get(), dev.id, dev.info, options.cache_dir, options.build_options),
+      dispatcher("cei-" + this->name) {
   cl_int err = CL_SUCCESS;
   cl_device_type type = 0;
   check(clGetDeviceInfo(dev.id, CL_DEVICE_TYPE, sizeof type, &type, nullptr), "clGetDeviceInfo");
@@ -158,7 +169,6 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
 
 OpenCLPlatform::Impl::~Impl() {
   for (auto& q : queues) clFinish(q.get());
-  release_deferred();
 }
 
 std::pair<cl_command_queue, int> OpenCLPlatform::Impl::queue(
@@ -185,7 +195,6 @@ void OpenCLPlatform::Impl::flush_marked(cl_command_queue except) {
 }
 
 void OpenCLPlatform::Impl::flush() {
-  release_deferred();
   std::vector<std::shared_ptr<Running>> report;
   {
     std::lock_guard lock(report_mu);
@@ -292,9 +301,10 @@ void OpenCLPlatform::Impl::settle_callbacks() {
         if (st < 0) d->fire(st);
       }
     }
-    if (!awaited) return;
+    if (!awaited) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  dispatcher.drain();  // the callbacks the driver handed over, and what they posted
 }
 
 std::shared_ptr<DeviceReplica> OpenCLPlatform::Impl::replica_of(rt::Version& v) {

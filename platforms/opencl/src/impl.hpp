@@ -3,9 +3,9 @@
 //
 // Threads: a task is launched (its commands enqueued) by whichever thread makes it ready — the
 // submitting thread when its inputs are ready at submission, else the thread that publishes its
-// last input — one launch at a time under launch_mu. OpenCL event callbacks complete tasks on
-// the driver's thread but never enqueue there: anything that would is posted to the dispatcher.
-// Naive mode blocks by definition, so its launches always run on the dispatcher.
+// last input — one launch at a time under launch_mu. OpenCL event callbacks complete tasks on the
+// platform's dispatcher thread ("cei-opencl0"), never on the driver's: the driver's thread only
+// hands them over. Naive mode blocks by definition, so its launches always run on the dispatcher.
 #pragma once
 
 #include "cl.hpp"
@@ -193,8 +193,9 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // Completes, in queue order, every kernel of `last`'s queue up to `last` (which ended with
   // `status`): those a later flush's callback did not complete already.
   void complete_through(const std::shared_ptr<Running>& last, cl_int status);
-  // Calls fn on OpenCL's callback thread once `e` completes, with its execution status; fn must
-  // not enqueue or block (post to the dispatcher for that). Returns a handle for run_here().
+  // Calls fn on the dispatcher once `e` completes (or on a thread in run_here()), with its
+  // execution status; fn must not block, and posts what it would enqueue. Returns a handle for
+  // run_here().
   struct Callback;
   std::weak_ptr<Callback> on_complete(cl_event e, std::function<void(cl_int)> fn);
   // Waits on this thread for the callback's event, then runs the callback here, unless the
