@@ -132,6 +132,29 @@ TEST(OpenCLPlatform, ChainOfTenKernelsMovesTheDatumOnceEachWay) {
   EXPECT_GT(s.kernel_s, 0);
 }
 
+TEST(OpenCLPlatform, PinnedCopiesCarryTheValuesBothWays) {
+  // A GPU's copies go through pinned chunks (on by default there, off on a CPU device): uploads
+  // copied in on the launching thread, reads copied out when they complete, chunks reused.
+  for (bool pinned : {true, false}) {
+    opencl::Options o = options();
+    o.pinned = pinned;
+    auto p = pocl(o);
+    std::size_t copies = 0;
+    for (int round = 0; round < 3; ++round) {
+      std::vector<Call> calls;
+      for (int i = 0; i < 6; ++i)
+        calls.push_back(call(*p, inc_ce, {HostVersion::of(iota(1000 + 100 * i, round + i))}));
+      for (int i = 0; i < 6; ++i)
+        EXPECT_EQ(calls[i].result->get<IVec>(), iota(1000 + 100 * i, round + i + 1));
+      copies += 12;
+    }
+    p->shutdown();
+    const opencl::Stats s = p->stats();
+    EXPECT_EQ(s.writes + s.reads, copies);
+    EXPECT_EQ(s.pinned_copies, pinned ? copies : 0u) << "pinned " << pinned;
+  }
+}
+
 TEST(OpenCLPlatform, InOrderQueueKeepsChainsAndRenamingRight) {
   opencl::Options o = options();
   o.in_order = true;  // completions come one callback per flush: order must hold

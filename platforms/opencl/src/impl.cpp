@@ -145,6 +145,8 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
     check(err, "clCreateCommandQueue");
     queues.emplace_back(q);
   }
+  if (options.pinned.value_or(!cpu_device) && !options.naive)
+    staging = std::make_unique<Staging>(context.get(), dev.id);
   unflushed = std::make_unique<std::atomic<bool>[]>(queues.size());
   batched = in_order && !options.naive;
   unreported.resize(ncompute);
@@ -366,6 +368,8 @@ void OpenCLPlatform::Impl::pin(const std::shared_ptr<DeviceReplica>& rep, Runnin
 
 void OpenCLPlatform::Impl::unpin(Running& r) {
   r.buffers.clear();
+  for (auto& c : r.staged) staging->give(std::move(c));
+  r.staged.clear();
   {
     std::lock_guard lock(mem_mu);
     for (auto& rep : r.pinned)
@@ -544,6 +548,13 @@ void OpenCLPlatform::Impl::free_slot(Running& r) {
 
 void OpenCLPlatform::Impl::fail(const std::shared_ptr<Running>& r, std::exception_ptr e) {
   if (hooks.abandoned) hooks.abandoned(*r->task);
+  if (!r->staged.empty()) {
+    // Its uploads may still read their pinned chunks: done before the chunks go back. (They wait
+    // for nothing, so they end once sent.)
+    flush_marked();
+    for (auto& w : r->writes)
+      if (cl_event ev = w.event.get(); ev && w.host_bytes > 0) clWaitForEvents(1, &ev);
+  }
   free_slot(*r);
   unpin(*r);
   settle(*r, e);

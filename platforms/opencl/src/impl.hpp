@@ -13,6 +13,7 @@
 #include "dispatcher.hpp"
 #include "outcome.hpp"
 #include "programs.hpp"
+#include "staging.hpp"
 
 #include <cei/expr.hpp>
 #include <cei/opencl/opencl_platform.hpp>
@@ -65,6 +66,7 @@ struct Running {
   rt::Clock::time_point anchor_host{};
   cl_ulong anchor_device = 0;
   std::vector<Mem> buffers;
+  std::vector<Staging::Chunk> staged;  // pinned memory of its uploads: back to the pool when done
   std::vector<std::pair<Mem, std::size_t>> scratch;  // naive mode: back to the pool when done
   Event kernel;
   std::shared_ptr<Outcome> outcome;  // of the kernel: shared by the outputs' replicas
@@ -89,6 +91,7 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // queue in order), and a device that could run every early input write before the first
   // kernel (PoCL) runs them one at a time, beside the kernels. All chained by events.
   std::vector<Queue> queues;  // the compute queues, then the write queue, then the read queue
+  std::unique_ptr<Staging> staging;  // pinned memory for the host's copies (Options::pinned)
   std::size_t ncompute = 0;
   bool in_order = false;  // compute queues run their commands in order
   std::atomic<std::size_t> next_queue{0};

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <numeric>
 #include <sstream>
 
@@ -195,9 +196,15 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       } else if (a.in) {
         buf = allocate(bytes);
         if (options.naive) r->scratch.emplace_back(buf, bytes);
+        const void* from = a.type->data(views[i].host);
+        if (Staging::Chunk c = staging ? staging->take(bytes) : Staging::Chunk{}) {
+          std::memcpy(c.host, from, bytes);
+          from = c.host;
+          r->staged.push_back(std::move(c));
+        }
         cl_event ev = nullptr;
-        check(clEnqueueWriteBuffer(write_queue(), buf.get(), CL_FALSE, 0, bytes,
-                                   a.type->data(views[i].host), 0, nullptr, &ev),
+        check(clEnqueueWriteBuffer(write_queue(), buf.get(), CL_FALSE, 0, bytes, from, 0, nullptr,
+                                   &ev),
               "clEnqueueWriteBuffer");
         enqueued(write_queue());
         r->writes.push_back({Event(ev), bytes, a.in->datum_id(), a.in->number(), a.in->variable()});
@@ -422,6 +429,7 @@ void OpenCLPlatform::Impl::record(Running& r) {
   stats.bytes_to_host += r.bytes_out;
   stats.writes += r.writes.size();
   stats.reads += r.reads.size();
+  stats.pinned_copies += r.staged.size();
   stats.kernels++;
   stats.write_s += w;
   stats.read_s += rd;

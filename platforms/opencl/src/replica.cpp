@@ -1,5 +1,7 @@
 #include "impl.hpp"
 
+#include <cstring>
+
 namespace cei::opencl {
 
 DeviceReplica::DeviceReplica(std::shared_ptr<OpenCLPlatform::Impl> impl, Mem mem, Event written,
@@ -42,14 +44,19 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
       cl_uint n = 0;
       for (const Event* e : {&written_, &slot_})
         if (*e) wait[n++] = e->get();
+      Staging::Chunk chunk = impl_->staging ? impl_->staging->take(bytes_) : Staging::Chunk{};
       impl_->flush_marked(impl_->read_queue());
-      check(clEnqueueReadBuffer(impl_->read_queue(), mem_.get(), CL_FALSE, 0, bytes_, data, n,
-                                n ? wait : nullptr, &ev),
+      check(clEnqueueReadBuffer(impl_->read_queue(), mem_.get(), CL_FALSE, 0, bytes_,
+                                chunk ? chunk.host : data, n, n ? wait : nullptr, &ev),
             "clEnqueueReadBuffer");
       Event read(ev);
       clFlush(impl_->read_queue());
-      auto callback =
-          impl_->on_complete(ev, [impl = impl_, self, read, done = std::move(done)](cl_int st) {
+      auto callback = impl_->on_complete(
+          ev, [impl = impl_, self, read, data, chunk, done = std::move(done)](cl_int st) {
+            if (chunk) {
+              if (st >= 0) std::memcpy(data, chunk.host, self->bytes_);
+              impl->staging->give(chunk);
+            }
             auto span = event_span(read.get());
             double s = static_cast<double>(span.second - span.first) * 1e-9;
             if (st >= 0 && impl->trace.on()) {
@@ -67,6 +74,7 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
               std::lock_guard lock(impl->stats_mu);
               impl->stats.bytes_to_host += self->bytes();
               impl->stats.reads++;
+              if (chunk) impl->stats.pinned_copies++;
               impl->stats.read_s += s;
               impl->add_span(span, true);
             }

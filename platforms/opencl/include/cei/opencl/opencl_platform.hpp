@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct Options {
   // kernel over every core, so a second one only competes for them: 1 there, 16 elsewhere.
   // Kernels past the cap wait in the queue, chained by events: no host round trip.
   std::size_t max_inflight = 0;
+  // Copies between the host and the device through pinned host memory (docs/opencl.md); unset:
+  // on a GPU, not on a CPU device, whose memory is the host's (a second copy would only cost).
+  std::optional<bool> pinned;
   // Fault injection for tests: launches of this kernel fail at execution, after their outputs
   // were published (a wait-list event that ends with CL_OUT_OF_RESOURCES).
   std::string fail_kernel;
@@ -54,6 +58,7 @@ struct Options {
 struct Stats {
   std::uint64_t bytes_to_device = 0, bytes_to_host = 0;
   std::uint64_t writes = 0, reads = 0, kernels = 0, evictions = 0;
+  std::uint64_t pinned_copies = 0;  // writes and reads through pinned memory (Options::pinned)
   double write_s = 0, read_s = 0, kernel_s = 0;  // summed event durations
   double exposed_transfer_s = 0;                 // transfer time during which no kernel ran
   std::size_t resident_bytes = 0;                // device memory held now
