@@ -34,8 +34,8 @@ namespace {
 // Every callback not run yet, by the key the driver holds. The driver gets a plain key, never an
 // owner: a callback the driver never calls (PoCL 3.1 does not, for a command failed through its
 // wait list) would otherwise leak, with the platform its function holds. Whoever takes a callback
-// out runs it — the driver's call or the platform's sweep — so it runs once; what a shutdown
-// takes out unrun is freed. Never destroyed: a driver thread may call back during exit.
+// out runs it — the dispatcher for the driver's call, a waiting thread, the platform's sweep — so
+// it runs once; what a shutdown takes out unrun is freed. Never destroyed: a driver thread may call back during exit.
 struct Registry {
   std::mutex mu;
   std::map<OpenCLPlatform::Impl::Callback*, std::shared_ptr<OpenCLPlatform::Impl::Callback>> live;
@@ -47,6 +47,11 @@ struct Registry {
     auto d = std::move(it->second);
     live.erase(it);
     return d;
+  }
+  std::shared_ptr<OpenCLPlatform::Impl::Callback> find(OpenCLPlatform::Impl::Callback* key) {
+    std::lock_guard lock(mu);
+    auto it = live.find(key);
+    return it == live.end() ? nullptr : it->second;
   }
   // The callbacks of one platform not run yet, with the status of their events.
   std::vector<std::pair<OpenCLPlatform::Impl::Callback*, cl_int>> of(
@@ -60,12 +65,19 @@ Registry& registry() {
 void CL_CALLBACK event_done(cl_event, cl_int status, void* user) {
   // On the driver's thread, which holds driver locks while it calls back: callbacks that called
   // into the driver hung NVIDIA's (matmul 4096/512 on an H100, one run of a few). Nothing here
-  // calls OpenCL: the callback is handed to the platform's dispatcher, which runs it.
-  auto d = registry().take(static_cast<OpenCLPlatform::Impl::Callback*>(user));
+  // calls OpenCL: the platform's dispatcher takes the callback out of the registry and runs it.
+  // It stays in the registry until then, so a shutdown waiting for the callbacks still sees it.
+  auto d = registry().find(static_cast<OpenCLPlatform::Impl::Callback*>(user));
   if (!d) return;
   auto impl = d->impl.lock();
-  if (!impl) return d->fire(status);  // only at exit: every callback holds its platform
-  impl->post([d, status] { d->fire(status); });
+  if (!impl) {  // only at exit: every callback holds its platform
+    if (registry().take(d.get())) d->fire(status);
+    return;
+  }
+  // d held: the key's address cannot be reused by another callback before the dispatcher's take.
+  impl->post([d, status] {
+    if (registry().take(d.get())) d->fire(status);
+  });
   OpenCLPlatform::Impl::Callback::let_go(std::move(impl));
 }
 
