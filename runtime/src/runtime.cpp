@@ -563,6 +563,10 @@ void Runtime::platform_failed(Platform& p) {
   impl_->scheduler().platform_lost(p);
 }
 
+void Runtime::platform_opened(Platform& p) {
+  impl_->scheduler().platform_opened(p);
+}
+
 void Runtime::set_failure_defaults(FailureSpec f) {
   impl_->failure_defaults = f;
 }

@@ -156,7 +156,14 @@ void Scheduler::forecast(TaskImpl& t, const Placement& pl, bool spare_avoided,
   if (!pl.only && core_.rethinks()) core_.second_thoughts.correct(out, core_.now_s());
 }
 
-void Scheduler::rethink(Platform& p) {
+void Scheduler::platform_opened(Platform& p) {
+  if (!core_.rethinks()) return;
+  const std::string why = p.name() + " opened";
+  for (Platform* q : core_.platforms)
+    if (q != &p) rethink(*q, why.c_str());
+}
+
+void Scheduler::rethink(Platform& p, const char* why) {
   if (rethinking_.exchange(true, std::memory_order_acq_rel)) return;  // another thread is at it
   std::vector<TaskPtr> queued;
   {
@@ -185,8 +192,12 @@ void Scheduler::rethink(Platform& p) {
     core_.observe_replaced(t, p, *to, core_.second_thoughts.lag(p));
     ++moved;
   }
-  log().info("{} runs {:.1f}x behind its forecasts: {} of its {} queued task(s) placed again",
-             p.name(), core_.second_thoughts.lag(p), moved, queued.size());
+  if (why)
+    log().info("{}: {} of the {} task(s) queued on {} placed again", why, moved, queued.size(),
+               p.name());
+  else
+    log().info("{} runs {:.1f}x behind its forecasts: {} of its {} queued task(s) placed again",
+               p.name(), core_.second_thoughts.lag(p), moved, queued.size());
   rethinking_.store(false, std::memory_order_release);
 }
 

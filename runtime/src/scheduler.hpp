@@ -16,6 +16,7 @@
 //      retry() -> dispatch through the policy (the failed platform avoided; after a Crash never a
 //      platform that runs CEs in the program's process); Elsewhere -> place_again() without it.
 //   9. A platform lost (platform_lost): its tracked tasks -> dispatch again, without it.
+//      A platform opened (platform_opened): the others' queued tasks -> the policy again.
 //  10. settled(): a measurement came in, so tasks held by the gate are dispatched again.
 //
 //   Scheduler s(core);
@@ -83,11 +84,15 @@ class Scheduler {
   // t settled (done or failed for good): forgets it, and lets tasks held for its CE go.
   void settled(TaskImpl& t);
   void untrack(TaskImpl& t);
-  // Second thoughts: p runs behind its forecasts. Offers its queued tasks, newest first, to the
-  // policy again (p's forecasts corrected by its lag), and moves each one the policy places
-  // elsewhere and p gives back (Platform::withdraw), until the policy keeps one on p. A call
-  // while another runs returns at once.
-  void rethink(Platform& p);
+  // A platform that opened in the background (a device) is open: the tasks queued on the others
+  // were placed by forecasts that had it open at its expected time, later or sooner than now, so
+  // each other platform's queue is revisited as by rethink(), under policies by forecasts.
+  void platform_opened(Platform& p);
+  // Second thoughts: p runs behind its forecasts, or (`why`) another platform opened. Offers its
+  // queued tasks, newest first, to the policy again (p's forecasts corrected by its lag), and
+  // moves each one the policy places elsewhere and p gives back (Platform::withdraw), until the
+  // policy keeps one on p. A call while another runs returns at once.
+  void rethink(Platform& p, const char* why = nullptr);
   void stop();  // no more timeouts fire (the runtime shuts down)
 
  private:

@@ -6,6 +6,7 @@
 
 #include <cei/opencl/opencl_platform.hpp>
 #include <cei/rt/api.hpp>
+#include <cei/rt/decision/profile_store.hpp>
 #include <cei/rt/runtime.hpp>
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <mutex>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace cei::test {
@@ -112,6 +114,70 @@ TEST(Opening, ADeviceThatIsNotThereGivesItsTasksBackAndNoResultIsLost) {
   EXPECT_EQ(rt::sync_read(v), iota(100, 3));
   EXPECT_EQ(native_incs.load() - native_before, 3);  // the CPU platform ran them
   EXPECT_FALSE(ghost.can_run(inc_anywhere));
+}
+
+// Places each task where it is forecast to end first, as DynPerf does, among the CPU and the
+// platform called `device` (the other tests' platforms stay in the runtime when run in one
+// process).
+struct Earliest final : rt::Policy {
+  explicit Earliest(std::string device) : device(std::move(device)) {}
+  const char* name() const override { return "earliest"; }
+  bool by_forecasts() const override { return true; }
+  std::size_t choose(const rt::CeInfo&, std::span<const rt::Candidate> cs) override {
+    std::size_t best = cs.size();
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      const std::string& n = cs[i].platform->name();
+      if (n != "cpu" && n != device) continue;
+      if (best == cs.size() || cs[i].forecast.end_s < cs[best].forecast.end_s) best = i;
+    }
+    return best;
+  }
+  std::string device;
+};
+
+// The CPU's version of inc_gated: each worker holds its task until the test opens the gate.
+std::atomic<int> at_gate{0};
+std::atomic<bool> gate_open{false};
+void inc_gated(void* const* a) {
+  ++at_gate;
+  while (!gate_open.load()) std::this_thread::yield();
+  inc_native(a);
+}
+const rt::NativeVersion gated_versions[] = {{"Native", &inc_gated}};
+const rt::CeInfo inc_gated_ce{"inc_gated", "OpeningCEI",   false, inc_params, 1,
+                              &ivec(),     gated_versions, 1,     &inc_cl};
+
+TEST(Opening, TasksQueuedElsewhereWhileADeviceOpensArePlacedAgainOnceItIsOpen) {
+  // The device is expected in a minute, so every task goes to the CPU, which runs one per worker
+  // and queues the rest; the device opens now, and the queued ones are offered to the policy
+  // again: they are ahead on the device. The begun ones stay on the CPU.
+  auto& runtime = rt::Runtime::instance();
+  auto p = std::make_unique<opencl::OpenCLPlatform>("soon", opencl::Options::from_env(), 60.0);
+  opencl::OpenCLPlatform& soon = *p;
+  runtime.add_platform(std::move(p));
+  runtime.set_policy(std::make_unique<Earliest>("soon"));
+  constexpr std::size_t kSize = 1000;
+  auto store = std::make_unique<rt::ProfileStore>();
+  store->record(inc_gated_ce, 0, "cpu", kSize * sizeof(int), 0.05);
+  runtime.set_profiles(std::move(store));
+  const int workers = static_cast<int>(runtime.find_platform("cpu")->workers());
+  const int n = workers + 8;
+  const int native_before = native_incs.load();
+  std::vector<IVec> in, out(n);
+  for (int i = 0; i < n; ++i) in.push_back(iota(kSize, i));
+  std::vector<std::unique_ptr<rt::Scope>> scopes;
+  for (int i = 0; i < n; ++i) {
+    scopes.push_back(std::make_unique<rt::Scope>(in[i]));
+    scopes.push_back(std::make_unique<rt::Scope>(out[i]));
+  }
+  for (int i = 0; i < n; ++i) rt::assign(out[i], rt::call<IVec>(inc_gated_ce, rt::in<IVec>(in[i])));
+  while (at_gate.load() < workers) std::this_thread::yield();  // every worker holds one
+  soon.open(opencl::list_devices().at(0).index, [](opencl::OpenCLPlatform&) {});
+  runtime.platform_opened(soon);
+  gate_open = true;
+  for (int i = 0; i < n; ++i) EXPECT_EQ(rt::sync_read(out[i]), iota(kSize, i + 1)) << i;
+  EXPECT_EQ(soon.stats().kernels, 8u);
+  EXPECT_EQ(native_incs.load() - native_before, workers);
 }
 
 }  // namespace

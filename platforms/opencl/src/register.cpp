@@ -343,6 +343,7 @@ void open_expected(rt::Runtime& rt, const rt::Config& cfg, const std::vector<Exp
     }
     taken[i] = true;
     found[i].open_s = seconds_since(t0);
+    rt.platform_opened(p);
     host_only = host_only && (pc.host_cores < 0 ? p.host_cores() : pc.host_cores) > 0;
   };
   std::set<std::string> names;

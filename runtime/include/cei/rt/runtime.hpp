@@ -96,6 +96,11 @@ class Runtime {
   // and the scheduler places its unfinished ones (their inputs are still held) again through the
   // policy. Results it delivers later are dropped. Thread-safe.
   void platform_failed(Platform& p);
+  // A platform that was a candidate while it opened (a device opening in the background) reports
+  // that it is open: the tasks queued on the other platforms were placed by forecasts that
+  // expected it at another time, so the scheduler offers them to the policy again (under policies
+  // by forecasts, as second thoughts). Thread-safe.
+  void platform_opened(Platform& p);
   // For CEs whose CeInfo::failure leaves a field at Default/-1 (from the launch config's
   // [failure] table at start).
   void set_failure_defaults(FailureSpec f);
