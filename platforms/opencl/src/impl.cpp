@@ -35,7 +35,8 @@ namespace {
 // owner: a callback the driver never calls (PoCL 3.1 does not, for a command failed through its
 // wait list) would otherwise leak, with the platform its function holds. Whoever takes a callback
 // out runs it — the dispatcher for the driver's call, a waiting thread, the platform's sweep — so
-// it runs once; what a shutdown takes out unrun is freed. Never destroyed: a driver thread may call back during exit.
+// it runs once; what a shutdown takes out unrun is freed. Never destroyed: a driver thread may
+// call back during exit.
 struct Registry {
   std::mutex mu;
   std::map<OpenCLPlatform::Impl::Callback*, std::shared_ptr<OpenCLPlatform::Impl::Callback>> live;
