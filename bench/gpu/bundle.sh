@@ -76,7 +76,7 @@ cp data/china.jpg data/digits.csv.gz "$OUT/data/"
 # The second-thoughts bench reads its platforms next to itself.
 [ -d "$OUT/build/bench/second_thoughts" ] && cp bench/second_thoughts/platforms.toml "$OUT/build/bench/second_thoughts/"
 cp bench/suite/suite.py bench/suite/report.py "$OUT/bench/suite/"
-cp bench/gpu/run.sh bench/gpu/headline.sh "$OUT/"
+cp bench/gpu/run.sh bench/gpu/headline.sh bench/gpu/hang.sh "$OUT/"
 cp bench/cholesky/run.sh "$OUT/cholesky.sh"
 cp bench/startup/run.sh "$OUT/startup.sh"
 cp bench/budget/sweep.py "$OUT/sweep.py"
