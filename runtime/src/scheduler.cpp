@@ -171,6 +171,10 @@ void Scheduler::rethink(Platform& p, const char* why) {
     for (TaskImpl* t = tracked_head_; t; t = t->tracked_next)  // newest first
       if (t->platform == &p && t->forecast_exec_s > 0) queued.push_back(t->self);
   }
+  if (queued.empty()) {  // a device that opened before the first task, say: nothing to log
+    rethinking_.store(false, std::memory_order_release);
+    return;
+  }
   std::size_t moved = 0, refused = 0;
   std::vector<Candidate> candidates;
   for (const TaskPtr& task : queued) {
