@@ -60,6 +60,11 @@ void Staging::give(Chunk chunk) {
   for (auto& c : dropped) drop(c);
 }
 
+std::size_t Staging::pooled_bytes() const {
+  std::lock_guard lock(mu_);
+  return pooled_;
+}
+
 void Staging::drop(Chunk& chunk) {
   clEnqueueUnmapMemObject(queue_.get(), chunk.mem.get(), chunk.host, 0, nullptr, nullptr);
   clFlush(queue_.get());

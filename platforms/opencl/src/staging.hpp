@@ -48,13 +48,15 @@ class Staging {
   Chunk take(std::size_t bytes);
   // Back to the pool; the copy that used it has completed.
   void give(Chunk chunk);
+  // Bytes of the chunks idle in the pool.
+  std::size_t pooled_bytes() const;
 
  private:
   void drop(Chunk& chunk);  // unmaps and releases
 
   cl_context context_;
   Queue queue_;  // for the maps alone: a map on a copy queue would wait for every copy before it
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::multimap<std::size_t, Chunk> pool_;  // under mu_
   std::size_t pooled_ = 0;                  // under mu_
 };
