@@ -151,7 +151,8 @@ Summary summarize(const RunRecord& run) {
     if (e.energy_source.empty()) e.energy_source = '-';
     s.energy.push_back(std::move(e));
   }
-  for (const ReplacementRecord& r : run.replacements) ++s.replaced[r.from + " → " + r.to];
+  for (const ReplacementRecord& r : run.replacements)
+    ++(r.lag > 1 ? s.replaced : s.replaced_on_open)[r.from + " → " + r.to];
   for (const TaskRecord& t : run.tasks) {
     if (t.implementation == "dropped") ++s.dropped;
     if (t.implementation.ends_with(kApproximateSuffix)) ++s.approximate;
@@ -261,15 +262,16 @@ std::string format_summary(const Summary& s) {
   out += layout.line(head) + layout.rule();
   for (std::size_t i = 0; i + 1 < cells.size(); ++i) out += layout.line(cells[i]);
   out += layout.rule() + layout.line(cells.back());
-  if (!s.replaced.empty()) {
+  for (const auto& [moves, why] : {std::pair{&s.replaced, "from platforms behind their forecasts"},
+                                   std::pair{&s.replaced_on_open, "when a device opened"}}) {
+    if (moves->empty()) continue;
     std::size_t n = 0;
     std::string pairs;
-    for (const auto& [move, count] : s.replaced) {
+    for (const auto& [move, count] : *moves) {
       n += count;
       pairs += fmt::format("{}{}: {}", pairs.empty() ? "" : ", ", move, count);
     }
-    out += fmt::format("re-placed: {} queued task(s) from platforms behind their forecasts ({})\n",
-                       n, pairs);
+    out += fmt::format("re-placed: {} queued task(s) {} ({})\n", n, why, pairs);
   }
   if (s.approximate + s.dropped > 0)
     out += fmt::format("quality: {} task(s) ran an approximation, {} dropped\n", s.approximate,

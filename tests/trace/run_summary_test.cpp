@@ -119,6 +119,24 @@ TEST(RunSummary, EnergyFromTheSourceThePlatformNamed) {
   EXPECT_EQ(s.rows[0].energy_source, "model");
 }
 
+// Tasks taken back from a platform behind its forecasts, and from one on time because a device
+// opened: a line each.
+TEST(RunSummary, SaysWhyQueuedTasksWerePlacedAgain) {
+  test::FixedPlatform cpu{"cpu", "cpu", 1}, cl{"opencl0", "opencl", 1};
+  test::FixedTask late(1, test::kInit, {}), opened(2, test::kInit, {});
+  Recorder rec;
+  rec.task_replaced(late, cpu, cl, 2.5);
+  rec.task_replaced(opened, cpu, cl, 1.0);
+  const std::string text = format_summary(summarize(rec.snapshot()));
+  EXPECT_NE(text.find("re-placed: 1 queued task(s) from platforms behind their forecasts (cpu → "
+                      "opencl0: 1)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("re-placed: 1 queued task(s) when a device opened (cpu → opencl0: 1)\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(RunSummary, PrintsAnAlignedTable) {
   const std::string text = format_summary(summary_of_known_run());
   std::istringstream in(text);

@@ -72,8 +72,9 @@ struct Summary {
   std::vector<PlatformEnergyRow> energy;  // by platform
   double makespan_s = 0;
   std::string policy;
-  // Second thoughts: tasks re-placed, per pair of platforms ("cpu → opencl0").
-  std::map<std::string, std::size_t> replaced;
+  // Second thoughts: tasks re-placed, per pair of platforms ("cpu → opencl0"): from a platform
+  // behind its forecasts, and from one on time, revisited because a device opened.
+  std::map<std::string, std::size_t> replaced, replaced_on_open;
   // Tasks that ran an approximation, and tasks dropped (docs/language.md).
   std::size_t approximate = 0, dropped = 0;
   std::vector<GroupRow> groups;  // in the order they closed
