@@ -193,7 +193,7 @@ void Scheduler::rethink(Platform& p, const char* why) {
     }
     untrack(t);
     dispatch(t, {.only = to, .again = true});
-    core_.observe_replaced(t, p, *to, core_.second_thoughts.lag(p));
+    core_.observe_replaced(t, p, *to, why ? 0.0 : core_.second_thoughts.lag(p));
     ++moved;
   }
   if (why)

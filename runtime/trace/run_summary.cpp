@@ -152,7 +152,7 @@ Summary summarize(const RunRecord& run) {
     s.energy.push_back(std::move(e));
   }
   for (const ReplacementRecord& r : run.replacements)
-    ++(r.lag > 1 ? s.replaced : s.replaced_on_open)[r.from + " → " + r.to];
+    ++(r.lag > 0 ? s.replaced : s.replaced_on_open)[r.from + " → " + r.to];
   for (const TaskRecord& t : run.tasks) {
     if (t.implementation == "dropped") ++s.dropped;
     if (t.implementation.ends_with(kApproximateSuffix)) ++s.approximate;

@@ -126,7 +126,7 @@ TEST(RunSummary, SaysWhyQueuedTasksWerePlacedAgain) {
   test::FixedTask late(1, test::kInit, {}), opened(2, test::kInit, {});
   Recorder rec;
   rec.task_replaced(late, cpu, cl, 2.5);
-  rec.task_replaced(opened, cpu, cl, 1.0);
+  rec.task_replaced(opened, cpu, cl, 0.0);
   const std::string text = format_summary(summarize(rec.snapshot()));
   EXPECT_NE(text.find("re-placed: 1 queued task(s) from platforms behind their forecasts (cpu → "
                       "opencl0: 1)\n"),

@@ -7,7 +7,6 @@
 #endif
 #include <CL/cl.h>
 
-#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <utility>

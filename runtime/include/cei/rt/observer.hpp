@@ -73,7 +73,8 @@ class Observer {
   virtual void transfer(const TransferEvent& e) = 0;
   // Second thoughts: `from` ran `lag` times behind its forecasts, gave back t (queued, not begun)
   // and the policy placed it on `to`, where it was submitted again (task_submitted again, with the
-  // forecasts of that placement).
+  // forecasts of that placement). `lag` 0: `from` was revisited because a device opened, not for
+  // being late.
   virtual void task_replaced(const Task& /*t*/, const Platform& /*from*/, const Platform& /*to*/,
                              double /*lag*/) {}
   // Measured energy comes after the task finished, once the meter's samples cover its end:

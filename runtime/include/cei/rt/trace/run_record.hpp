@@ -80,7 +80,7 @@ struct TransferRecord {
 struct ReplacementRecord {
   std::uint64_t task = 0;
   std::string from, to;
-  double lag = 1;  // how many times slower than its forecasts `from` ran
+  double lag = 1;  // how many times slower than its forecasts `from` ran; 0: a device opened
   Clock::time_point at{};
 };
 
