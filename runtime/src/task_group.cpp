@@ -209,8 +209,8 @@ void TaskGroup::flush() {
     }
     // The forecasts of the tasks still to spend (running or not yet measured, and those planned
     // now) are taken to be off by as much as those of the measured tasks were (c):
-    //   measured + c x (forecasts + plan) <= budget  <=>  forecasts + plan <= (budget - measured) /
-    //   c
+    //   measured + c x (forecasts + plan) <= budget
+    //   <=>  forecasts + plan <= (budget - measured) / c
     const Spent so_far = spent();
     GroupGoal left = goal_;
     left.budget_j = (goal_.budget_j - so_far.measured_j) / so_far.correction();

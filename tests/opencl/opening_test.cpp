@@ -2,6 +2,7 @@
 // devices"), inside the real runtime on PoCL. The launch config lists the CPU platform alone
 // (opening_main sets CEI_PLATFORMS); each test adds its own opening platform and opens it, or
 // finds it gone, itself: nothing here depends on how long a driver takes.
+#include "inc_ce.hpp"
 #include "kernels.hpp"
 
 #include <cei/opencl/opencl_platform.hpp>
@@ -14,7 +15,6 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
-#include <numeric>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,12 +23,6 @@ namespace cei::test {
 namespace {
 
 namespace rt = cei::rt;
-
-IVec iota(std::size_t n, int from = 0) {
-  IVec v(n);
-  std::iota(v.begin(), v.end(), from);
-  return v;
-}
 
 std::atomic<int> native_incs{0};
 void inc_native(void* const* a) {
@@ -80,7 +74,7 @@ opencl::OpenCLPlatform& expect(const std::string& name, double open_s, Prefer*& 
 TEST(Opening, APlatformStillOpeningTakesTasksAndRunsThemOnceOpen) {
   Prefer* policy = nullptr;
   opencl::OpenCLPlatform& late = expect("late", 5.0, policy);
-  IVec v = iota(1000);
+  IVec v = iota(1000, 0);
   rt::Scope scope(v);
   // A chain and a task only a device can run, all placed before the device is there.
   IVec w, x;
@@ -106,7 +100,7 @@ TEST(Opening, ADeviceThatIsNotThereGivesItsTasksBackAndNoResultIsLost) {
   Prefer* policy = nullptr;
   opencl::OpenCLPlatform& ghost = expect("ghost", 0.0, policy);
   const int native_before = native_incs.load();
-  IVec v = iota(100);
+  IVec v = iota(100, 0);
   rt::Scope scope(v);
   for (int i = 0; i < 3; ++i) rt::assign(v, rt::call<IVec>(inc_anywhere, rt::in<IVec>(v)));
   EXPECT_EQ(policy->forecasts.size(), 3u);  // all three went to it
@@ -163,19 +157,12 @@ TEST(Opening, TasksQueuedElsewhereWhileADeviceOpensArePlacedAgainOnceItIsOpen) {
   const int workers = static_cast<int>(runtime.find_platform("cpu")->workers());
   const int n = workers + 8;
   const int native_before = native_incs.load();
-  std::vector<IVec> in, out(n);
-  for (int i = 0; i < n; ++i) in.push_back(iota(kSize, i));
-  std::vector<std::unique_ptr<rt::Scope>> scopes;
-  for (int i = 0; i < n; ++i) {
-    scopes.push_back(std::make_unique<rt::Scope>(in[i]));
-    scopes.push_back(std::make_unique<rt::Scope>(out[i]));
-  }
-  for (int i = 0; i < n; ++i) rt::assign(out[i], rt::call<IVec>(inc_gated_ce, rt::in<IVec>(in[i])));
-  while (at_gate.load() < workers) std::this_thread::yield();  // every worker holds one
-  soon.open(opencl::list_devices().at(0).index, [](opencl::OpenCLPlatform&) {});
-  runtime.platform_opened(soon);
-  gate_open = true;
-  for (int i = 0; i < n; ++i) EXPECT_EQ(rt::sync_read(out[i]), iota(kSize, i + 1)) << i;
+  run_independent(inc_gated_ce, n, kSize, [&] {
+    while (at_gate.load() < workers) std::this_thread::yield();  // every worker holds one
+    soon.open(opencl::list_devices().at(0).index, [](opencl::OpenCLPlatform&) {});
+    runtime.platform_opened(soon);
+    gate_open = true;
+  });
   EXPECT_EQ(soon.stats().kernels, 8u);
   EXPECT_EQ(native_incs.load() - native_before, workers);
 }
