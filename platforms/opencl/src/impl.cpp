@@ -11,14 +11,15 @@ struct OpenCLPlatform::Impl::Callback {
   const Impl* owner;
   std::weak_ptr<Impl> impl;
   Event event;
-  std::function<void(cl_int)> fn;
+  std::function<void(cl_int, rt::Clock::time_point)> fn;
   // Runs fn, by whoever took it from the registry: the platform's dispatcher for the driver, a
   // thread waiting in run_here(), a sweep. What fn would enqueue is posted to the dispatcher.
-  void fire(cl_int status) {
+  // `seen`: when the event was seen complete (the driver's call, not the dispatcher's turn).
+  void fire(cl_int status, rt::Clock::time_point seen = rt::Clock::now()) {
     auto keep = impl.lock();
     const bool nested = in_event_callback;
     in_event_callback = true;
-    fn(status);
+    fn(status, seen);
     fn = nullptr;  // and what it captured, before counting the platform's references
     in_event_callback = nested;
     let_go(std::move(keep));
@@ -68,16 +69,17 @@ void CL_CALLBACK event_done(cl_event, cl_int status, void* user) {
   // into the driver hung NVIDIA's (matmul 4096/512 on an H100, one run of a few). Nothing here
   // calls OpenCL: the platform's dispatcher takes the callback out of the registry and runs it.
   // It stays in the registry until then, so a shutdown waiting for the callbacks still sees it.
+  const rt::Clock::time_point seen = rt::Clock::now();  // the completion's time, not the hop's
   auto d = registry().find(static_cast<OpenCLPlatform::Impl::Callback*>(user));
   if (!d) return;
   auto impl = d->impl.lock();
   if (!impl) {  // only at exit: every callback holds its platform
-    if (registry().take(d.get())) d->fire(status);
+    if (registry().take(d.get())) d->fire(status, seen);
     return;
   }
   // d held: the key's address cannot be reused by another callback before the dispatcher's take.
-  impl->post([d, status] {
-    if (registry().take(d.get())) d->fire(status);
+  impl->post([d, status, seen] {
+    if (registry().take(d.get())) d->fire(status, seen);
   });
   OpenCLPlatform::Impl::Callback::let_go(std::move(impl));
 }
@@ -227,7 +229,9 @@ void OpenCLPlatform::Impl::flush() {
   // complete tasks whose successors launch.
   for (auto& r : report)
     on_complete(r->kernel.get(),
-                [impl = shared_from_this(), r](cl_int st) { impl->complete_through(r, st); });
+                [impl = shared_from_this(), r](cl_int st, rt::Clock::time_point seen) {
+                  impl->complete_through(r, st, seen);
+                });
 }
 
 void OpenCLPlatform::Impl::flush_soon() {
@@ -240,7 +244,8 @@ void OpenCLPlatform::Impl::flush_soon() {
     });
 }
 
-void OpenCLPlatform::Impl::complete_through(const std::shared_ptr<Running>& last, cl_int status) {
+void OpenCLPlatform::Impl::complete_through(const std::shared_ptr<Running>& last, cl_int status,
+                                            rt::Clock::time_point seen) {
   std::vector<std::shared_ptr<Running>> done;
   {
     std::lock_guard lock(done_mu);
@@ -251,19 +256,18 @@ void OpenCLPlatform::Impl::complete_through(const std::shared_ptr<Running>& last
     }
   }
   // Earlier kernels ended before `last` did, each with a status of its own.
-  const rt::Clock::time_point now = rt::Clock::now();
   const cl_ulong last_end = done.size() > 1 ? event_span(last->kernel.get()).second : 0;
   for (auto& r : done) {
     if (r != last) {
-      r->anchor_host = now;
+      r->anchor_host = seen;
       r->anchor_device = last_end;
     }
-    complete(r, r == last ? status : status_of(r->kernel.get()));
+    complete(r, r == last ? status : status_of(r->kernel.get()), seen);
   }
 }
 
 std::weak_ptr<OpenCLPlatform::Impl::Callback> OpenCLPlatform::Impl::on_complete(
-    cl_event e, std::function<void(cl_int)> fn) {
+    cl_event e, std::function<void(cl_int, rt::Clock::time_point)> fn) {
   auto d = std::make_shared<Callback>();
   d->owner = this;
   d->impl = weak_from_this();

@@ -195,12 +195,16 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   void flush_soon();  // after a batch of launches: now, or (batched) once on the dispatcher
   // Completes, in queue order, every kernel of `last`'s queue up to `last` (which ended with
   // `status`): those a later flush's callback did not complete already.
-  void complete_through(const std::shared_ptr<Running>& last, cl_int status);
+  // `seen`: when the driver reported `last` complete.
+  void complete_through(const std::shared_ptr<Running>& last, cl_int status,
+                        rt::Clock::time_point seen);
   // Calls fn on the dispatcher once `e` completes (or on a thread in run_here()), with its
-  // execution status; fn must not block, and posts what it would enqueue. Returns a handle for
-  // run_here().
+  // execution status and when the driver reported it (the dispatcher's turn comes later: a
+  // kernel's end is placed on the host's clock from the report); fn must not block, and posts
+  // what it would enqueue. Returns a handle for run_here().
   struct Callback;
-  std::weak_ptr<Callback> on_complete(cl_event e, std::function<void(cl_int)> fn);
+  std::weak_ptr<Callback> on_complete(cl_event e,
+                                      std::function<void(cl_int, rt::Clock::time_point)> fn);
   // Waits on this thread for the callback's event, then runs the callback here, unless the
   // driver ran it already (whoever takes a callback out of the registry runs it).
   static void run_here(const std::weak_ptr<Callback>& callback);
@@ -247,8 +251,11 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // flushes each queue touched once.
   void launch(const std::shared_ptr<Running>& r);
   void try_launch(const std::shared_ptr<Running>& r);  // under launch_mu
-  void complete(const std::shared_ptr<Running>& r, cl_int status);
-  void record(Running& r);  // timings into the task, totals into stats
+  // `seen`: when the kernel was reported complete (its end on the host's clock, unless a later
+  // kernel's report placed it).
+  void complete(const std::shared_ptr<Running>& r, cl_int status,
+                rt::Clock::time_point seen = rt::Clock::now());
+  void record(Running& r, rt::Clock::time_point seen = rt::Clock::now());  // timings, stats
   void fail(const std::shared_ptr<Running>& r, std::exception_ptr e);
   void retry_deferred();
 

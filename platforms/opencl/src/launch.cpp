@@ -367,7 +367,9 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       std::lock_guard lock(report_mu);
       unreported[static_cast<std::size_t>(r->queue)] = r;
     } else {
-      on_complete(kev, [impl = shared_from_this(), r](cl_int st) { impl->complete(r, st); });
+      on_complete(kev, [impl = shared_from_this(), r](cl_int st, rt::Clock::time_point seen) {
+        impl->complete(r, st, seen);
+      });
       std::lock_guard lock(stats_mu);
       stats.completion_callbacks++;
     }
@@ -377,7 +379,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
   }
 }
 
-void OpenCLPlatform::Impl::record(Running& r) {
+void OpenCLPlatform::Impl::record(Running& r, rt::Clock::time_point seen) {
   if (r.recorded) return;
   r.recorded = true;
   rt::Task::Timing& t = r.task->timing();
@@ -392,11 +394,12 @@ void OpenCLPlatform::Impl::record(Running& r) {
   for (auto& c : r.reads) rd += seconds(copies.emplace_back(event_span(c.event.get())));
   const auto kspan = event_span(r.kernel.get());
   const double k = seconds(kspan);
-  // Now, give or take the callback's delay, unless a later kernel's callback completes it.
+  // When the driver reported it, give or take its callback's delay, unless a later kernel's
+  // report completes it.
   t.end = r.anchor_device >= kspan.second && kspan.second
               ? r.anchor_host - std::chrono::duration_cast<rt::Clock::duration>(
                                     std::chrono::nanoseconds(r.anchor_device - kspan.second))
-              : rt::Clock::now();
+              : seen;
   // The task ran for its kernel's span, not from its enqueue (maybe behind other kernels): that
   // span is what the profiles learn and what the energy covers.
   t.start = std::max(t.start, t.end - std::chrono::duration_cast<rt::Clock::duration>(
@@ -439,9 +442,10 @@ void OpenCLPlatform::Impl::record(Running& r) {
   rate = rate == 0 ? k / bytes : 0.8 * rate + 0.2 * k / bytes;
 }
 
-void OpenCLPlatform::Impl::complete(const std::shared_ptr<Running>& r, cl_int status) {
+void OpenCLPlatform::Impl::complete(const std::shared_ptr<Running>& r, cl_int status,
+                                    rt::Clock::time_point seen) {
   free_slot(*r);
-  record(*r);
+  record(*r, seen);
   running--;
   unpin(*r);
   // A failure after the outputs were published: they, and whatever read them, report it (the

@@ -51,8 +51,9 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
             "clEnqueueReadBuffer");
       Event read(ev);
       clFlush(impl_->read_queue());
-      auto callback = impl_->on_complete(
-          ev, [impl = impl_, self, read, data, chunk, done = std::move(done)](cl_int st) {
+      auto callback =
+          impl_->on_complete(ev, [impl = impl_, self, read, data, chunk, done = std::move(done)](
+                                     cl_int st, rt::Clock::time_point seen) {
             if (chunk) {
               if (st >= 0) std::memcpy(data, chunk.host, self->bytes_);
               impl->staging->give(chunk);
@@ -60,9 +61,9 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
             auto span = event_span(read.get());
             double s = static_cast<double>(span.second - span.first) * 1e-9;
             if (st >= 0 && impl->trace.on()) {
-              // Now is the read's end, give or take the callback's delay. Whoever asked (the host,
-              // another platform's task) is not known here: task 0.
-              const rt::Clock::time_point end = rt::Clock::now();
+              // The driver's report is the read's end, give or take its delay. Whoever asked (the
+              // host, another platform's task) is not known here: task 0.
+              const rt::Clock::time_point end = seen;
               impl->trace.transfer({&impl->self, 0,
                                     data_name(self->variable_, self->datum_, self->number_),
                                     self->bytes(), false,
