@@ -9,6 +9,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace cei::rt {
 
@@ -177,14 +178,22 @@ void Scheduler::rethink(Platform& p, const char* why) {
   }
   std::size_t moved = 0, refused = 0;
   std::vector<Candidate> candidates;
+  // The CEs (of a quality) the policy kept here: their tasks queued before the one kept wait
+  // less, so the policy keeps them too. Tasks of other CEs are still asked about: a cheap task
+  // that stays on the CPU says nothing of the costly ones queued before it.
+  std::vector<std::pair<const CeInfo*, Quality>> kept;
   for (const TaskPtr& task : queued) {
     TaskImpl& t = *impl(task.get());
+    const std::pair<const CeInfo*, Quality> kind{&t.ce(), t.quality()};
+    if (std::find(kept.begin(), kept.end(), kind) != kept.end()) continue;
     candidates.clear();
     forecast(t, {}, true, candidates);
     if (candidates.size() < 2) continue;
     Platform* to = candidates[core_.policy->choose(t.ce(), candidates)].platform;
-    // The tasks queued before it wait less: the policy keeps them here too.
-    if (to == &p) break;
+    if (to == &p) {
+      kept.push_back(kind);
+      continue;
+    }
     // Refused: begun (a task per worker at most), or a platform that gives nothing back, whose
     // queue is then not walked to its end at every revisit.
     if (!p.withdraw(t)) {

@@ -112,21 +112,24 @@ TEST(Opening, ADeviceThatIsNotThereGivesItsTasksBackAndNoResultIsLost) {
 
 // Places each task where it is forecast to end first, as DynPerf does, among the CPU and the
 // platform called `device` (the other tests' platforms stay in the runtime when run in one
-// process).
+// process); the tasks of `on_cpu`, if any, always on the CPU.
 struct Earliest final : rt::Policy {
-  explicit Earliest(std::string device) : device(std::move(device)) {}
+  explicit Earliest(std::string device, const rt::CeInfo* on_cpu = nullptr)
+      : device(std::move(device)), on_cpu(on_cpu) {}
   const char* name() const override { return "earliest"; }
   bool by_forecasts() const override { return true; }
-  std::size_t choose(const rt::CeInfo&, std::span<const rt::Candidate> cs) override {
+  std::size_t choose(const rt::CeInfo& ce, std::span<const rt::Candidate> cs) override {
     std::size_t best = cs.size();
     for (std::size_t i = 0; i < cs.size(); ++i) {
       const std::string& n = cs[i].platform->name();
+      if (&ce == on_cpu && n == "cpu") return i;
       if (n != "cpu" && n != device) continue;
       if (best == cs.size() || cs[i].forecast.end_s < cs[best].forecast.end_s) best = i;
     }
     return best;
   }
   std::string device;
+  const rt::CeInfo* on_cpu;
 };
 
 // The CPU's version of inc_gated: each worker holds its task until the test opens the gate.
@@ -165,6 +168,47 @@ TEST(Opening, TasksQueuedElsewhereWhileADeviceOpensArePlacedAgainOnceItIsOpen) {
   });
   EXPECT_EQ(soon.stats().kernels, 8u);
   EXPECT_EQ(native_incs.load() - native_before, workers);
+}
+
+// inc with a native version beside its kernel, kept on the CPU by the policy of the test below.
+const rt::CeInfo inc_cheap_ce{"inc_cheap", "OpeningCEI", false, inc_params, 1,
+                              &ivec(),     inc_versions, 1,     &inc_cl};
+
+TEST(Opening, ACheapTaskKeptOnTheCpuDoesNotHideTheCostlyOnesQueuedBeforeIt) {
+  // As above, with tasks of a second CE queued last, which the policy keeps on the CPU when the
+  // device opens (as DynPerf keeps a task there that the CPU runs in microseconds): the costly
+  // ones queued before them are still offered to the policy, and move.
+  auto& runtime = rt::Runtime::instance();
+  auto p = std::make_unique<opencl::OpenCLPlatform>("soon2", opencl::Options::from_env(), 60.0);
+  opencl::OpenCLPlatform& soon = *p;
+  runtime.add_platform(std::move(p));
+  runtime.set_policy(std::make_unique<Earliest>("soon2", &inc_cheap_ce));
+  constexpr std::size_t kSize = 1000;
+  auto store = std::make_unique<rt::ProfileStore>();
+  store->record(inc_gated_ce, 0, "cpu", kSize * sizeof(int), 0.05);
+  runtime.set_profiles(std::move(store));
+  const int workers = static_cast<int>(runtime.find_platform("cpu")->workers());
+  at_gate = 0;
+  gate_open = false;
+  const int native_before = native_incs.load();
+  constexpr int kCheap = 4;
+  std::vector<IVec> in(kCheap, iota(kSize, 0)), out(kCheap);
+  std::vector<std::unique_ptr<rt::Scope>> scopes;
+  for (int i = 0; i < kCheap; ++i) {
+    scopes.push_back(std::make_unique<rt::Scope>(in[i]));
+    scopes.push_back(std::make_unique<rt::Scope>(out[i]));
+  }
+  run_independent(inc_gated_ce, workers + 8, kSize, [&] {
+    while (at_gate.load() < workers) std::this_thread::yield();  // every worker holds one
+    for (int i = 0; i < kCheap; ++i)
+      rt::assign(out[i], rt::call<IVec>(inc_cheap_ce, rt::in<IVec>(in[i])));
+    soon.open(opencl::list_devices().at(0).index, [](opencl::OpenCLPlatform&) {});
+    runtime.platform_opened(soon);
+    gate_open = true;
+  });
+  for (int i = 0; i < kCheap; ++i) EXPECT_EQ(rt::sync_read(out[i]), iota(kSize, 1));
+  EXPECT_EQ(soon.stats().kernels, 8u);  // the costly ones queued behind the running ones
+  EXPECT_EQ(native_incs.load() - native_before, workers + kCheap);
 }
 
 }  // namespace
