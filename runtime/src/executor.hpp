@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -126,9 +127,11 @@ class Executor {
   int sleeping() const noexcept { return sleeping_.load(std::memory_order_relaxed); }
 
  private:
-  // Rounds of looking at every queue before an idle worker sleeps: long enough to bridge the gap
-  // between two submissions of a steady stream, short enough that idleness costs no CPU.
+  // Rounds of looking at every queue, and time, before an idle worker sleeps: long enough to
+  // bridge the gap between two submissions of a steady stream, short enough that idleness costs
+  // no CPU.
   static constexpr int kSearchRounds = 64;
+  static constexpr std::chrono::microseconds kSearchTime{20};
 
   struct alignas(kCacheLine) Worker {
     Worker(Executor* e, int l) : owner(e), lane(l) {}
@@ -175,24 +178,37 @@ class Executor {
   Job* search(Worker& w) {
     for (;;) {
       searching_.fetch_add(1, std::memory_order_seq_cst);
-      for (int round = 0; round < kSearchRounds; ++round) {
+      const auto since = std::chrono::steady_clock::now();
+      for (int round = 0;; ++round) {
         if (Job* job = steal(w)) {
-          // The last searcher to find work hands the search on, so queued jobs never wait
-          // for a sleeper that no push will wake.
-          if (searching_.fetch_sub(1, std::memory_order_seq_cst) == 1) notifier_.notify_one();
+          // The last searcher to find work hands the search on when more is queued, so queued
+          // jobs never wait for a sleeper that no push will wake. (A job pushed after this look
+          // sees no searcher and wakes a sleeper itself: the push's fence against the seq_cst
+          // fetch_sub.) Waking one when nothing is left cost a chain of tasks a system call each.
+          if (searching_.fetch_sub(1, std::memory_order_seq_cst) == 1) {
+            std::atomic_thread_fence(std::memory_order_seq_cst);  // before the look at the queues
+            if (anything_queued()) notifier_.notify_one_fenced();
+          }
           return job;
         }
-        if (round % 8 == 7)
-          std::this_thread::yield();  // on few cores, let the submitting thread run
-        else
+        if (round % 8 != 7) {
           cpu_relax();
+          continue;
+        }
+        // A sleeper costs the next push a system call and a wake-up: search at least
+        // kSearchRounds rounds and kSearchTime, the gap between two submissions of a steady
+        // stream on a fast core, or yield-paced rounds on a slow one.
+        if (round >= kSearchRounds && std::chrono::steady_clock::now() - since >= kSearchTime)
+          break;
+        std::this_thread::yield();  // on few cores, let the submitting thread run
       }
       searching_.fetch_sub(1, std::memory_order_seq_cst);
       const auto key = notifier_.prepare_wait();
       if (Job* job = steal(w)) {
         notifier_.cancel_wait();
         // The wake-up this worker may have taken was meant for whoever finds the next job.
-        if (searching_.load(std::memory_order_relaxed) == 0) notifier_.notify_one();
+        if (searching_.load(std::memory_order_relaxed) == 0 && anything_queued())
+          notifier_.notify_one();
         return job;
       }
       if (stopping_.load(std::memory_order_seq_cst)) {
@@ -203,6 +219,16 @@ class Executor {
       notifier_.commit_wait(key);
       sleeping_.fetch_sub(1, std::memory_order_relaxed);
     }
+  }
+
+  // Whether any queue holds a job (a snapshot; the next-job slots are their owners' to run).
+  bool anything_queued() const noexcept {
+    for (int l = 0; l < kLevels; ++l) {
+      if (!inbox_[l].empty()) return true;
+      for (auto& v : workers_)
+        if (!v->deque[l].empty()) return true;
+    }
+    return false;
   }
 
   // Highest level first; within a level the inbox, then the other workers from a rotating start.

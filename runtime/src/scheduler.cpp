@@ -5,6 +5,8 @@
 
 #include <cei/rt/trace/log.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
@@ -192,6 +194,14 @@ void Scheduler::rethink(Platform& p, const char* why) {
     Platform* to = candidates[core_.policy->choose(t.ce(), candidates)].platform;
     if (to == &p) {
       kept.push_back(kind);
+      if (log().should_log(spdlog::level::debug)) {
+        std::string options;
+        for (const Candidate& c : candidates)
+          options += fmt::format("{}{} end {:.4f}s", options.empty() ? "" : ", ", c.platform->name(),
+                                 c.forecast.end_s);
+        log().debug("{}: task {} {} and the older ones of its CE stay on {} [{}]",
+                    why ? why : "second thoughts", t.id(), ce_name(t.ce()), p.name(), options);
+      }
       continue;
     }
     // Refused: begun (a task per worker at most), or a platform that gives nothing back, whose
