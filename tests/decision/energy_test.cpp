@@ -281,8 +281,10 @@ TEST(Energy, NoMeterReadOnTheTaskPath) {
   std::mutex mu;
   std::condition_variable cv;
   int delivered = 0;
-  std::set<std::thread::id> delivering;
+  std::set<std::uint64_t> delivering;
+  std::uint64_t task_id = 0;
   std::thread task([&] {
+    task_id = test::thread_token();
     for (int i = 0; i < kRuns; ++i) {
       const auto run = sampler.begin();
       const auto start = Clock::now();
@@ -291,19 +293,18 @@ TEST(Energy, NoMeterReadOnTheTaskPath) {
       sampler.end(run, start, Clock::now(), [&](double) {
         std::lock_guard g(mu);
         ++delivered;
-        delivering.insert(std::this_thread::get_id());
+        delivering.insert(test::thread_token());
         cv.notify_all();
       });
     }
   });
-  const std::thread::id task_id = task.get_id();
   task.join();
   {
     std::unique_lock g(mu);
     ASSERT_TRUE(cv.wait_for(g, 60s, [&] { return delivered == kRuns; }))
         << "the sampler's thread delivered " << delivered << " of " << kRuns;
     EXPECT_FALSE(delivering.contains(task_id));
-    EXPECT_FALSE(delivering.contains(std::this_thread::get_id()));
+    EXPECT_FALSE(delivering.contains(test::thread_token()));
   }
   EXPECT_FALSE(log->read_by(task_id));
   EXPECT_GT(log->count(), 1);

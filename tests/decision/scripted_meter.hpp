@@ -5,21 +5,30 @@
 
 #include <cei/rt/decision/energy.hpp>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 
 namespace cei::rt::test {
 
+// The calling thread, told apart from every other thread of the process's life (a
+// std::thread::id is handed to a new thread once its thread has ended).
+inline std::uint64_t thread_token() {
+  static std::atomic<std::uint64_t> next{1};
+  thread_local const std::uint64_t token = next++;
+  return token;
+}
+
 struct MeterLog {
   std::mutex mu;
-  std::set<std::thread::id> readers;
+  std::set<std::uint64_t> readers;  // thread_token()s
   long reads = 0;
 
-  bool read_by(std::thread::id id) {
+  bool read_by(std::uint64_t thread) {
     std::lock_guard g(mu);
-    return readers.contains(id);
+    return readers.contains(thread);
   }
   long count() {
     std::lock_guard g(mu);
@@ -38,7 +47,7 @@ class ScriptedMeter final : public EnergyMeter {
   double read_joules() override {
     {
       std::lock_guard g(log_->mu);
-      log_->readers.insert(std::this_thread::get_id());
+      log_->readers.insert(thread_token());
       ++log_->reads;
     }
     return watts_ * std::chrono::duration<double>(Clock::now() - origin_).count();

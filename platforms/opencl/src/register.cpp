@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <iterator>
 #include <memory>
 #include <mutex>
@@ -78,11 +79,15 @@ std::function<rt::Forecast(const rt::Task&, const Estimate&)> forecast_hook(
   };
 }
 
-void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg) {
+// The energy meter of a device: NVML on an NVIDIA device, else none (the power model).
+std::shared_ptr<rt::MeterSampler> open_meter(const rt::PlatformConfig& cfg, const DeviceInfo& d) {
+  const bool nvidia = d.vendor.find("NVIDIA") != std::string::npos;
+  return rt::MeterSampler::open_for(cfg, nvidia ? std::optional(nvml_index(d)) : std::nullopt);
+}
+
+void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg,
+                         std::shared_ptr<rt::MeterSampler> meter) {
   if (cfg.host_cores < 0) cfg.host_cores = static_cast<int>(p.host_cores());
-  const bool nvidia = p.device().vendor.find("NVIDIA") != std::string::npos;
-  std::shared_ptr<rt::MeterSampler> meter = rt::MeterSampler::open_for(
-      cfg, nvidia ? std::optional(nvml_index(p.device())) : std::nullopt);
   auto config = std::make_shared<const rt::PlatformConfig>(std::move(cfg));
   DecisionHooks hooks;
   hooks.forecast = forecast_hook(rt, p, config);
@@ -148,8 +153,9 @@ void use_decision_engine(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig 
 }
 
 // The hooks of an open device.
-void set_up(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg) {
-  use_decision_engine(rt, p, std::move(cfg));
+void set_up(rt::Runtime& rt, OpenCLPlatform& p, rt::PlatformConfig cfg,
+            std::shared_ptr<rt::MeterSampler> meter) {
+  use_decision_engine(rt, p, std::move(cfg), std::move(meter));
   p.set_trace_hooks({&rt::observing, &rt::observe_task_started, &rt::observe_transfer});
 }
 
@@ -286,7 +292,7 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg) {
       if (pc.type != rt::PlatformType::OpenCL) continue;
       auto p = make_platform(pc.name, pc.device_match, options_for(env, pc));
       if (!p) missing_device(cfg, pc, all_devices());
-      set_up(rt, *p, pc);
+      set_up(rt, *p, pc, open_meter(pc, p->device()));
       rt.add_platform(std::move(p));
     }
     if (cfg.all_opencl_devices) {
@@ -298,7 +304,8 @@ void open_devices(rt::Runtime& rt, const rt::Config& cfg) {
         rt::PlatformConfig pc = cfg.platform_or_default(p->name(), rt::PlatformType::OpenCL);
         host_only = host_only && (pc.host_cores < 0 ? p->host_cores() : pc.host_cores) > 0;
         known.push_back({p->device().name, seconds_since(t0)});
-        set_up(rt, *p, std::move(pc));
+        auto meter = open_meter(pc, p->device());
+        set_up(rt, *p, std::move(pc), std::move(meter));
         rt.add_platform(std::move(p));
       }
       remember_discovery(env, host_only, known);
@@ -336,7 +343,10 @@ void open_expected(rt::Runtime& rt, const rt::Config& cfg, const std::vector<Exp
   bool host_only = true;
   auto open = [&](OpenCLPlatform& p, std::size_t i, const rt::PlatformConfig& pc) {
     try {
-      p.open(devices[i].info.index, [&](OpenCLPlatform& q) { set_up(rt, q, pc); });
+      // NVML's start takes tens of milliseconds: beside the device's, not after it, so the
+      // device takes tasks as soon as it is open (a meter that fails to open is no meter).
+      auto meter = std::async(std::launch::async, [&] { return open_meter(pc, devices[i].info); });
+      p.open(devices[i].info.index, [&](OpenCLPlatform& q) { set_up(rt, q, pc, meter.get()); });
     } catch (const std::exception& e) {
       p.gone(std::string("the device did not open: ") + e.what());
       return;

@@ -59,24 +59,24 @@ const rt::CeInfo work_ce{
 // What the runtime tells observers: the threads tasks ran on, the late figures, the accounts.
 struct Watch final : rt::Observer {
   std::mutex mu;
-  std::set<std::thread::id> task_threads;  // where tasks started and finished
+  std::set<std::uint64_t> task_threads;  // where tasks started and finished
   std::map<std::uint64_t, std::string> ran_on;
   std::map<std::uint64_t, std::string> timing_source;
   std::map<std::uint64_t, double> joules;  // task -> its late figures
   std::map<std::uint64_t, std::string> late_source;
-  std::set<std::thread::id> reporting;  // where the late figures came from
+  std::set<std::uint64_t> reporting;  // where the late figures came from
   std::map<std::string, rt::PlatformEnergy> accounts;
 
   void task_submitted(const rt::Task&, std::span<const rt::Dependency>,
                       std::span<const rt::Candidate>, std::size_t, const char*) override {}
   void task_started(const rt::Task&, const rt::Platform&, int) override {
     std::lock_guard g(mu);
-    task_threads.insert(std::this_thread::get_id());
+    task_threads.insert(rt::test::thread_token());
   }
   void task_finished(const rt::Task& t, const rt::Platform& p, int, bool) override {
     const auto& tm = t.timing();
     std::lock_guard g(mu);
-    task_threads.insert(std::this_thread::get_id());
+    task_threads.insert(rt::test::thread_token());
     ran_on[t.id()] = p.name();
     timing_source[t.id()] = tm.energy_source ? tm.energy_source : "";
     EXPECT_EQ(tm.energy_j, 0) << "a metered task's Timing holds no figure";
@@ -85,7 +85,7 @@ struct Watch final : rt::Observer {
     std::lock_guard g(mu);
     joules[task] += j;
     late_source[task] = source;
-    reporting.insert(std::this_thread::get_id());
+    reporting.insert(rt::test::thread_token());
   }
   void transfer(const rt::TransferEvent&) override {}
   void platform_energy(const rt::Platform& p, const rt::PlatformEnergy& e) override {
@@ -117,7 +117,7 @@ void check_platform(const std::string& platform, const char* source, int n) {
   std::lock_guard g(watch->mu);
   ASSERT_FALSE(watch->task_threads.empty());
   // The test's own thread reads the meters in drain(), as it may: it runs no task's completion.
-  const auto me = std::this_thread::get_id();
+  const auto me = rt::test::thread_token();
   for (const auto& id : watch->task_threads)
     if (id != me) {
       EXPECT_FALSE(meter_log->read_by(id)) << "a task's path read the meter";
