@@ -264,11 +264,12 @@ int main(int argc, char** argv) {
     char line[512];
     std::snprintf(
         line, sizeof line,
-        "%s: naive/optimized exposed copy = %.1fx (target >= 50x); optimized/hand-written "
-        "total = %.3fx (target <= 1.05x); vs chained hand-written %.3fx, i.e. %+.0f us "
-        "per task (%d tasks); submitting thread %.1f CPU us per task (chained hand-written %.1f)",
+        "%s: naive/optimized exposed copy = %.1fx; optimized/hand-written total = %.3fx; vs "
+        "chained hand-written %.3fx (target <= %s), i.e. %+.0f us per task (%d tasks); "
+        "submitting thread %.1f CPU us per task (chained hand-written %.1f)",
         w.name.c_str(), naive.exposed_s / std::max(opt.exposed_s, 1e-9), opt.total_s / hand.total_s,
-        opt.total_s / chained.total_s, (opt.total_s - chained.total_s) / w.tasks * 1e6, w.tasks,
+        opt.total_s / chained.total_s, w.name == "tiny" ? "1.5x" : "1.05x",
+        (opt.total_s - chained.total_s) / w.tasks * 1e6, w.tasks,
         opt.submit_s / w.tasks * 1e6, chained.submit_s / w.tasks * 1e6);
     notes.push_back(line);
   }

@@ -68,12 +68,17 @@ class Parsers(unittest.TestCase):
             del os.environ["CEI_BENCH_MACHINE"]
 
     def test_targets_read_the_tools_output(self):
-        res = {"others": {"opencl": "canny: naive/optimized exposed copy = 12.0x (target >= 50x)",
+        opencl = ("| canny | CEI optimized | 12.2 | 32 | 1.59 | 1.59 | 1.67 | 53.184 |\n"
+                  "| canny | hand-written, chained on device | 17.0 | 17 | 1.13 | 1.13 | 1.55 | - |\n"
+                  "| matmul | CEI optimized | 1.0 | 2 | 0.03 | 0.03 | 0.60 | 0.7864 |\n"
+                  "| matmul | hand-written, chained on device | 1.0 | 1 | 0.02 | 0.02 | 0.61 | - |\n")
+        res = {"others": {"opencl": opencl,
                           "remote": "  node upload 1 GB/s  ( 85.0% of raw TCP)\n"
                                     "  node download 1 GB/s  ( 79.5% of raw TCP)\n"}}
-        got = {name: met for name, _, met in report.targets(res)}
-        self.assertEqual(got, {"naive/optimized transfers >= 50x (canny)": False,
-                               "remote >= 80% of loopback TCP": False})
+        got = {name: (value, met) for name, value, met in report.targets(res)}
+        # matmul's chained code exposes 0.02 ms: too little to compare; canny's 1.59 / 1.13 ms.
+        self.assertEqual(got, {"exposed copy <= 1.1x hand-written chained": ("worst canny 1.41x", False),
+                               "remote >= 80% of loopback TCP": ("worst 79.5%", False)})
 
 
 @unittest.skipUnless(BUILD, "needs the build directory")
