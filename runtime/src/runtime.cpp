@@ -564,6 +564,9 @@ void Runtime::platform_failed(Platform& p) {
 }
 
 void Runtime::platform_opened(Platform& p) {
+  // A device can open while the runtime starts (an opener thread begins with the platforms,
+  // before the policy is set): no task is placed yet then, so there is nothing to revisit.
+  if (!if_started()) return;
   impl_->scheduler().platform_opened(p);
 }
 

@@ -58,6 +58,21 @@ struct Prefer final : rt::Policy {
   std::vector<rt::Forecast> forecasts;
 };
 
+// A device that opens while the runtime starts, before it has a policy (PoCL opens in a few ms on
+// the opener's thread, which starts with the platforms): its revisit must not look at a policy
+// that is not there yet.
+std::atomic<bool> opened_while_starting{false};
+const bool early_opener = rt::register_platform_factory("early", [](rt::Runtime& runtime) {
+  runtime.platform_opened(*runtime.find_platform("cpu"));
+  opened_while_starting = true;
+});
+
+TEST(Opening, ADeviceThatOpensWhileTheRuntimeStartsFindsNothingToRevisit) {
+  rt::Runtime::instance();  // crashed here when the revisit read the policy not yet set
+  EXPECT_TRUE(early_opener);
+  EXPECT_TRUE(opened_while_starting.load());
+}
+
 // Adds an opening platform called `name`, expected open in `open_s`, under a policy that
 // prefers it.
 opencl::OpenCLPlatform& expect(const std::string& name, double open_s, Prefer*& policy) {
