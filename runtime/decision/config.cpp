@@ -96,6 +96,11 @@ static bool named_in_cei_remote(std::string_view name) {
   return false;
 }
 
+bool Config::names_opencl_platform(std::string_view name) const {
+  if (const PlatformConfig* p = find(name)) return p->type == PlatformType::OpenCL;
+  return all_opencl_devices && is_discovered_opencl_name(name);
+}
+
 bool Config::knows_platform(std::string_view name) const {
   return find(name) || (all_opencl_devices && is_discovered_opencl_name(name)) ||
          named_in_cei_remote(name);

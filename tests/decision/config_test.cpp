@@ -19,6 +19,9 @@ TEST(Config, ReadsEveryKey) {
   ASSERT_TRUE(cpu);
   EXPECT_EQ(cpu->type, PlatformType::Cpu);
   EXPECT_EQ(cpu->cores, 4);
+  EXPECT_TRUE(c.names_opencl_platform("gpu"));
+  EXPECT_FALSE(c.names_opencl_platform("node1"));
+  EXPECT_FALSE(c.names_opencl_platform("opencl0"));  // not listed, and no discovery here
   EXPECT_EQ(cpu->power.active_w, 12.5);
   EXPECT_EQ(cpu->power.idle_w, 2);  // an integer where a number is expected is fine
   EXPECT_TRUE(cpu->power_configured);
@@ -63,6 +66,9 @@ TEST(Config, EmbeddedDefaultIsCpuPlusEveryOpenCLDevice) {
   EXPECT_TRUE(c.knows_platform("opencl12"));
   EXPECT_FALSE(c.knows_platform("opencl"));
   EXPECT_FALSE(c.knows_platform("gpu"));
+  EXPECT_TRUE(c.names_opencl_platform("opencl3"));
+  EXPECT_FALSE(c.names_opencl_platform("cpu"));
+  EXPECT_FALSE(c.names_opencl_platform("node1"));  // only:node1 opens no device
   EXPECT_EQ(c.policy.name, "dynperf");
   EXPECT_EQ(c.policy.j_per_s, 5);
   PlatformConfig ocl = c.platform_or_default("opencl1", PlatformType::OpenCL);

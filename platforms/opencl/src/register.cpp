@@ -457,10 +457,11 @@ const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& 
   } catch (const rt::ConfigError&) {
     return;  // the policy factory reports the mistake and stops the program: nothing to open
   }
-  const std::string& policy = cfg->policy.name;
-  const rt::PlatformConfig* sole =
-      policy.starts_with("only:") ? cfg->find(std::string_view(policy).substr(5)) : nullptr;
-  if ((sole && sole->type != rt::PlatformType::OpenCL) ||
+  // only:<p> for a <p> that is no device (the CPU, a node of the config or of CEI_REMOTE).
+  const std::string_view policy = cfg->policy.name;
+  const bool sole_elsewhere =
+      policy.starts_with("only:") && !cfg->names_opencl_platform(policy.substr(5));
+  if (sole_elsewhere ||
       (rt::discovered_host_devices_are_fallbacks(*cfg) && known_host_only(Options::from_env())))
     rt.open_on_demand([cfg](rt::Runtime& r) { open_devices(r, *cfg); });
   else if (rt::opencl_env().open_first.value_or(false) || !expect_devices(rt, cfg))

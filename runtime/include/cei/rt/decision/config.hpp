@@ -115,6 +115,9 @@ struct Config {
   PlatformConfig platform_or_default(std::string_view name, PlatformType type) const;
   // Whether `name` can be a platform of this config (listed, or discovered under the default).
   bool knows_platform(std::string_view name) const;
+  // Whether `name` can be an OpenCL platform of this config: listed as one, or, unlisted, a name
+  // discovery gives under the default (opencl0, ...). A node of CEI_REMOTE, the CPU: no.
+  bool names_opencl_platform(std::string_view name) const;
 };
 
 Config parse_config(std::string_view toml_text, const std::string& file_name);
