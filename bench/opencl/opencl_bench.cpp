@@ -269,8 +269,8 @@ int main(int argc, char** argv) {
         "submitting thread %.1f CPU us per task (chained hand-written %.1f)",
         w.name.c_str(), naive.exposed_s / std::max(opt.exposed_s, 1e-9), opt.total_s / hand.total_s,
         opt.total_s / chained.total_s, w.name == "tiny" ? "1.5x" : "1.05x",
-        (opt.total_s - chained.total_s) / w.tasks * 1e6, w.tasks,
-        opt.submit_s / w.tasks * 1e6, chained.submit_s / w.tasks * 1e6);
+        (opt.total_s - chained.total_s) / w.tasks * 1e6, w.tasks, opt.submit_s / w.tasks * 1e6,
+        chained.submit_s / w.tasks * 1e6);
     notes.push_back(line);
   }
 

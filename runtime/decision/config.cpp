@@ -102,8 +102,7 @@ bool Config::names_opencl_platform(std::string_view name) const {
 }
 
 bool Config::knows_platform(std::string_view name) const {
-  return find(name) || (all_opencl_devices && is_discovered_opencl_name(name)) ||
-         named_in_cei_remote(name);
+  return find(name) || names_opencl_platform(name) || named_in_cei_remote(name);
 }
 
 namespace {

@@ -197,8 +197,8 @@ void Scheduler::rethink(Platform& p, const char* why) {
       if (log().should_log(spdlog::level::debug)) {
         std::string options;
         for (const Candidate& c : candidates)
-          options += fmt::format("{}{} end {:.4f}s", options.empty() ? "" : ", ", c.platform->name(),
-                                 c.forecast.end_s);
+          options += fmt::format("{}{} end {:.4f}s", options.empty() ? "" : ", ",
+                                 c.platform->name(), c.forecast.end_s);
         log().debug("{}: task {} {} and the older ones of its CE stay on {} [{}]",
                     why ? why : "second thoughts", t.id(), ce_name(t.ce()), p.name(), options);
       }
