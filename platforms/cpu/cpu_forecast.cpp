@@ -67,7 +67,7 @@ Prediction CpuPlatform::predict_exec(const Task& t, double input_bytes) const {
 }
 
 double CpuPlatform::ahead_of(const Task& t) const {
-  // A task on the critical path overtakes the queued leaves (the executor's priority levels): a
+  // A task that unlocks others overtakes the queued leaves (the executor's priority levels): a
   // busy CPU is then no reason to hand it to a slower device.
   // The entries of withdrawn tasks wait in the queues too, but take no time when reached.
   const std::size_t queued = executor_.queued_through(t.priority()) + executor_.running();

@@ -111,8 +111,8 @@ class RuntimeCore {
   void note_sole_platform();
 
   // ---- the graph (Policy::sees_graph): ranks ----
-  // Makes t the producer its outputs' readers find, and raises the ranks of the unsettled
-  // producers of its inputs (transitively, a bounded number of tasks per call). Thread-safe.
+  // Makes t the producer its outputs' readers find, and gives the unsettled producers of its
+  // inputs rank 1 (a dependant is known). Thread-safe.
   void link(TaskImpl& t);
   void unlink(TaskImpl& t);  // when t settles. Thread-safe.
 

@@ -34,7 +34,7 @@ class TaskImpl final : public TaskContext {
   int open_attempt();
 
   int retries_done = 0;
-  // The upward rank (priority()): raised by RuntimeCore as dependants are submitted.
+  // priority(): 1 once RuntimeCore::link sees a dependant submitted, else 0.
   using TaskContext::rank;
   // Inputs still pending before the scheduler places the task (Scheduler::place_when_ready).
   InputWaiter unready;

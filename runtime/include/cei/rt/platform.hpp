@@ -233,9 +233,9 @@ class Task {
   // The version it runs: decided once, before its first placement, by Policy::quality or else
   // the significance rule; fixed afterwards (retries and moves keep it). Thread-safe from then on.
   virtual Quality quality() const { return Quality::Accurate; }
-  // Where the task stands on the graph's critical path: the longest chain of dependants the
-  // runtime knows of, in tasks (1: none). Higher runs first: queues that order their ready tasks
-  // use it; it only grows, until the task settles. Thread-safe.
+  // Whether the task unlocks others: 1 once the runtime knows of a task that reads one of its
+  // results, else 0. Higher runs first: queues that order their ready tasks use it; it only
+  // grows, until the task settles. Thread-safe.
   virtual int priority() const { return 0; }
   // The runtime's tasks are TaskContexts (task_context.hpp), whose attempts a platform begins
   // and gives back; null for a task that is not the runtime's (a platform driven directly by a
