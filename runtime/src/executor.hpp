@@ -11,6 +11,11 @@
 // the searchers at half the workers, as Go's scheduler does, made fan-out graphs up to 1.5x
 // slower per task on 8 and 16 cores.)
 //
+// keep_active(n) leaves the host's cores to others for a while (a device's driver starting in the
+// background: on the H100's 16 cores, NVIDIA's opening took 0.30-0.37 s beside 16 busy workers
+// and 0.23-0.26 s beside 14): workers from lane n up finish what they hold and then sleep apart,
+// not searching, until the count rises again.
+//
 // Priority is a hint with three levels, as in Taskflow: 1 (above 0), 0, -1 (below 0). A worker
 // looking for work takes its own level-1 jobs, then level-1 jobs from outside, then its next job
 // and its own jobs by level, and only then steals, level by level; nothing is preempted.
@@ -50,6 +55,7 @@ class Executor {
   // Starts `threads` workers (at least one); `run(job, lane)` runs a job on worker `lane`.
   Executor(std::size_t threads, std::function<void(Job*, int)> run) : run_(std::move(run)) {
     threads = std::max<std::size_t>(threads, 1);
+    active_.store(threads, std::memory_order_relaxed);
     workers_.reserve(threads);
     for (std::size_t i = 0; i < threads; ++i)
       workers_.push_back(std::make_unique<Worker>(this, static_cast<int>(i)));
@@ -86,6 +92,7 @@ class Executor {
   // returns when they have. Not from a worker.
   void stop() {
     stopping_.store(true, std::memory_order_seq_cst);
+    parked_.notify_all();  // every worker helps to empty the queues
     notifier_.notify_all();
     for (auto& w : workers_)
       if (w->thread.joinable()) w->thread.join();
@@ -93,6 +100,14 @@ class Executor {
 
   // Thread-safe; immutable.
   std::size_t workers() const noexcept { return workers_.size(); }
+  // Thread-safe. From now on only workers 0..n-1 (n at least 1) take jobs from the inbox and from
+  // each other; the others run what they hold, then sleep until the count rises.
+  void keep_active(std::size_t n) {
+    n = std::clamp<std::size_t>(n, 1, workers_.size());
+    if (active_.exchange(n, std::memory_order_seq_cst) < n) parked_.notify_all();
+  }
+  // Thread-safe; a snapshot.
+  std::size_t active() const noexcept { return active_.load(std::memory_order_relaxed); }
   // Thread-safe; a snapshot: jobs queued and not started (the next-job slots included).
   std::size_t queued() const noexcept {
     std::size_t n = 0;
@@ -177,6 +192,10 @@ class Executor {
   // Null once stopping and nothing is left anywhere.
   Job* search(Worker& w) {
     for (;;) {
+      if (!is_active(w)) {
+        park(w);
+        continue;
+      }
       searching_.fetch_add(1, std::memory_order_seq_cst);
       const auto since = std::chrono::steady_clock::now();
       for (int round = 0;; ++round) {
@@ -185,10 +204,7 @@ class Executor {
           // jobs never wait for a sleeper that no push will wake. (A job pushed after this look
           // sees no searcher and wakes a sleeper itself: the push's fence against the seq_cst
           // fetch_sub.) Waking one when nothing is left cost a chain of tasks a system call each.
-          if (searching_.fetch_sub(1, std::memory_order_seq_cst) == 1) {
-            std::atomic_thread_fence(std::memory_order_seq_cst);  // before the look at the queues
-            if (anything_queued()) notifier_.notify_one_fenced();
-          }
+          if (searching_.fetch_sub(1, std::memory_order_seq_cst) == 1) hand_on();
           return job;
         }
         if (round % 8 != 7) {
@@ -198,17 +214,20 @@ class Executor {
         // A sleeper costs the next push a system call and a wake-up: search at least
         // kSearchRounds rounds and kSearchTime, the gap between two submissions of a steady
         // stream on a fast core, or yield-paced rounds on a slow one.
-        if (round >= kSearchRounds && std::chrono::steady_clock::now() - since >= kSearchTime)
+        if (!is_active(w) ||
+            (round >= kSearchRounds && std::chrono::steady_clock::now() - since >= kSearchTime))
           break;
         std::this_thread::yield();  // on few cores, let the submitting thread run
       }
       searching_.fetch_sub(1, std::memory_order_seq_cst);
+      if (!is_active(w)) {
+        hand_on();  // this search was perhaps the one a push counted on
+        continue;
+      }
       const auto key = notifier_.prepare_wait();
       if (Job* job = steal(w)) {
         notifier_.cancel_wait();
-        // The wake-up this worker may have taken was meant for whoever finds the next job.
-        if (searching_.load(std::memory_order_relaxed) == 0 && anything_queued())
-          notifier_.notify_one();
+        hand_on();  // the wake-up this worker may have taken was meant for the next job
         return job;
       }
       if (stopping_.load(std::memory_order_seq_cst)) {
@@ -218,7 +237,30 @@ class Executor {
       sleeping_.fetch_add(1, std::memory_order_relaxed);
       notifier_.commit_wait(key);
       sleeping_.fetch_sub(1, std::memory_order_relaxed);
+      // Woken for a job, but no longer among the active: the job is another worker's to take.
+      if (!is_active(w)) hand_on();
     }
+  }
+
+  // Once stopping, every worker is: a count lowered late must not leave one parked at join.
+  bool is_active(const Worker& w) const noexcept {
+    return static_cast<std::size_t>(w.lane) < active_.load(std::memory_order_seq_cst) ||
+           stopping_.load(std::memory_order_seq_cst);
+  }
+  // Wakes a sleeping worker for what is queued when no one searches. (Parked workers sleep on
+  // parked_, so this reaches an active one, or one that hands it on in turn.)
+  void hand_on() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // before the looks at the queues
+    if (searching_.load(std::memory_order_relaxed) == 0 && anything_queued())
+      notifier_.notify_one_fenced();
+  }
+  // Sleeps, not searching, while w is not among the active workers.
+  void park(Worker& w) {
+    const auto key = parked_.prepare_wait();
+    if (is_active(w)) return parked_.cancel_wait();
+    sleeping_.fetch_add(1, std::memory_order_relaxed);
+    parked_.commit_wait(key);
+    sleeping_.fetch_sub(1, std::memory_order_relaxed);
   }
 
   // Whether any queue holds a job (a snapshot; the next-job slots are their owners' to run).
@@ -259,6 +301,8 @@ class Executor {
   std::atomic<int> sleeping_{0};
   std::atomic<bool> stopping_{false};
   Notifier notifier_;
+  std::atomic<std::size_t> active_{0};  // workers from lane active_ up are parked
+  Notifier parked_;
 };
 
 }  // namespace cei::rt

@@ -6,6 +6,7 @@
 
 #include <cei/rt/api.hpp>
 #include <cei/rt/decision/config.hpp>
+#include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/runtime.hpp>
 #include <cei/rt/task_error.hpp>
 #include <cei/rt/trace/log.hpp>
@@ -178,24 +179,21 @@ bool RuntimeCore::ranking() const {
 void RuntimeCore::link(TaskImpl& t) {
   // Ranks order ready tasks through the executor's levels, where only "a dependant is known" (1)
   // against "none yet" (0) tells tasks apart. The longest chain of dependants, raised
-  // transitively on every submission (up to 64 tasks), ordered nothing more and made a chain of
-  // empty tasks 4x dearer per task with an OpenCL device open (2-core VM, 1 worker: 1.15 against
-  // 0.40 us; the raise held this lock while the workers' unlink waited on it).
-  std::lock_guard g(rank_mu_);
+  // transitively on every submission (up to 64 tasks) under one lock that every task's
+  // settlement took too, ordered nothing more and made a chain of empty tasks 3-4x dearer per
+  // task with an OpenCL device open (2-core VM, 1 worker: 1.15 against 0.25-0.33 us CPU-only).
+  // Each version now carries its producer's rank under its own lock.
   t.linked = true;
   for (auto& a : t.args()) {
-    if (a.out) impl(a.out.get())->producer_task = &t;
-    TaskImpl* p = a.in ? impl(a.in.get())->producer_task : nullptr;
-    if (p && p->rank.load(std::memory_order_relaxed) == 0)
-      p->rank.store(1, std::memory_order_relaxed);
+    if (a.out) impl(a.out.get())->set_producer_rank(&t.rank);
+    if (a.in) impl(a.in.get())->raise_producer_rank();
   }
 }
 
 void RuntimeCore::unlink(TaskImpl& t) {
-  std::lock_guard g(rank_mu_);
   t.linked = false;
   for (auto& a : t.args())
-    if (a.out && impl(a.out.get())->producer_task == &t) impl(a.out.get())->producer_task = nullptr;
+    if (a.out) impl(a.out.get())->forget_producer_rank(&t.rank);
 }
 
 FailureSpec RuntimeCore::resolve_failure(const CeInfo& ce) const {
@@ -373,12 +371,18 @@ void run_opener(const std::function<void(Runtime&)>& open, Runtime& rt) {
 
 void RuntimeCore::open_in_background(Runtime& rt, std::function<void(Runtime&)> open) {
   std::lock_guard g(open_mu_);
-  ++background_running_;
+  // A driver's start is work on the host's cores (NVIDIA's: its own threads, and NVML's beside
+  // it), and it decides when the device takes tasks: beside 16 busy CPU workers on the H100's 16
+  // cores, the GPU opened in 0.30-0.37 s instead of 0.23-0.26 s, and DynPerf's matmul 2048/256
+  // took 0.35-0.42 s against 0.30-0.34 s with 14 workers. The CPU platform's workers leave it a
+  // core per 8 (at most 2) until the openers are done.
+  if (background_running_++ == 0) WorkerPool::leave_cores(std::min(usable_cores() / 8, 2u));
   opening_.store(true, std::memory_order_release);
   background_.emplace_back([this, &rt, open = std::move(open)] {
     run_opener(open, rt);
     std::lock_guard done(open_mu_);
     if (--background_running_ == 0) {
+      WorkerPool::leave_cores(0);
       sole_opening_.store(false, std::memory_order_release);
       opening_.store(!on_demand_.empty(), std::memory_order_release);
     }

@@ -148,7 +148,6 @@ class RuntimeCore {
   std::vector<std::exception_ptr> fatal_, at_barrier_;
 
   std::atomic<bool> sees_graph_{false};
-  std::mutex rank_mu_;  // VersionImpl::producer_task, TaskImpl::linked, the ranks' updates
 
   Scheduler scheduler_{*this};
 };

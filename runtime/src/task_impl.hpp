@@ -44,7 +44,7 @@ class TaskImpl final : public TaskContext {
   // placement (SecondThoughts::ran holds the run to it); 0: none, the task stays where it is (a
   // task moved once is not moved again).
   double forecast_exec_s = 0;
-  bool linked = false;  // in the rank graph (RuntimeCore::link), under its lock
+  bool linked = false;  // ranked (RuntimeCore::link): set before it is dispatched
   // Set once by the Scheduler before the first placement (quality_decided), read-only afterwards.
   int significance_ = 100;
   Quality quality_ = Quality::Accurate;

@@ -55,9 +55,28 @@ void VersionImpl::on_ready(std::function<void()> cb) {
   lock_.unlock();
 }
 
+void VersionImpl::set_producer_rank(std::atomic<int>* rank) {
+  std::lock_guard g(lock_);
+  producer_rank_ = rank;
+}
+
+void VersionImpl::raise_producer_rank() {
+  if (state() != State::Pending) return;
+  std::lock_guard g(lock_);
+  if (producer_rank_ && producer_rank_->load(std::memory_order_relaxed) == 0)
+    producer_rank_->store(1, std::memory_order_relaxed);
+}
+
+void VersionImpl::forget_producer_rank(const std::atomic<int>* rank) {
+  if (state() != State::Pending) return;  // set_state forgot it
+  std::lock_guard g(lock_);
+  if (producer_rank_ == rank) producer_rank_ = nullptr;
+}
+
 void VersionImpl::set_state(State s) {
   std::function<void()> first;
   std::vector<std::function<void()>> more;
+  producer_rank_ = nullptr;
   state_.store(s, std::memory_order_release);
   first.swap(first_subscriber_);
   more.swap(more_subscribers_);

@@ -65,9 +65,13 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
 
   // The task that produces this version (0: the program).
   std::uint64_t producer = 0;
-  // That task while it is unsettled and the runtime ranks tasks (RuntimeCore::rank_*), so that a
-  // new reader can raise its rank; under the runtime's rank lock.
-  TaskImpl* producer_task = nullptr;
+  // While the runtime ranks tasks (RuntimeCore::link): the rank of the task producing this
+  // version, which a reader submitted before it settles raises to 1. Forgotten when the version
+  // is settled, and by the producer when it settles first: under lock_, so a raise never reaches
+  // a task that is gone. Thread-safe.
+  void set_producer_rank(std::atomic<int>* rank);
+  void raise_producer_rank();
+  void forget_producer_rank(const std::atomic<int>* rank);
 
   bool aliases_host() const { return storage_ == Storage::HostAlias; }
   // Hands the owned host storage to the caller (an inout task reusing it in place); the caller
@@ -112,6 +116,7 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   // Non-null while a fetch to the host is in flight: who else asked for it meanwhile.
   std::unique_ptr<std::vector<std::function<void(std::exception_ptr)>>> fetch_waiters_;
   std::shared_ptr<VersionImpl> held_by_handles_;
+  std::atomic<int>* producer_rank_ = nullptr;  // under lock_
 };
 
 inline VersionImpl* impl(Version* v) {

@@ -200,3 +200,51 @@ TEST(Executor, StopRunsWhatIsQueued) {
 }
 
 }  // namespace
+
+// keep_active(1): the other workers sleep apart and take nothing queued (without it they would
+// run the jobs queued behind the gate); raised again, they all wake and take jobs.
+TEST(Executor, ParkedWorkersTakeNothingUntilTheCountRises) {
+  constexpr int kWorkers = 4;
+  constexpr int kJobs = kWorkers - 1;
+  std::atomic<int> running{0};
+  Latch gate_running, gate_open;
+  Job gate{0, -1};
+  Executor<Job> ex(kWorkers, [&](Job* j, int) {
+    if (j == &gate) {
+      gate_running.arrive();
+      return gate_open.wait_for(1);
+    }
+    ++running;  // each job waits for the others: only kJobs workers at once finish them
+    while (running.load() < kJobs) std::this_thread::yield();
+  });
+  ex.keep_active(1);
+  EXPECT_EQ(ex.active(), 1u);
+  ex.push(&gate);
+  gate_running.wait_for(1);
+  std::vector<Job> jobs(kJobs);
+  for (auto& j : jobs) ex.push(&j);
+  while (ex.sleeping() < kWorkers - 1) std::this_thread::yield();
+  EXPECT_EQ(ex.queued(), static_cast<std::size_t>(kJobs));
+  EXPECT_EQ(running.load(), 0);
+  ex.keep_active(kWorkers);
+  while (running.load() < kJobs) std::this_thread::yield();
+  gate_open.arrive();
+  ex.stop();
+  EXPECT_EQ(running.load(), kJobs);
+}
+
+// A count lowered while stopping, or before: stop() still runs what is queued and joins every
+// worker (a parked one would hang the join).
+TEST(Executor, StopWakesParkedWorkers) {
+  for (int round = 0; round < 50; ++round) {
+    std::atomic<int> ran{0};
+    Executor<Job> ex(3, [&](Job*, int) { ++ran; });
+    ex.keep_active(1);
+    std::vector<Job> jobs(100);
+    for (auto& j : jobs) ex.push(&j);
+    std::thread late([&] { ex.keep_active(1); });
+    ex.stop();
+    late.join();
+    EXPECT_EQ(ran.load(), 100);
+  }
+}

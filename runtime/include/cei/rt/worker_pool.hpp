@@ -35,10 +35,18 @@ class WorkerPool {
   // tasks running now. Thread-safe snapshots.
   std::size_t queued_through(int priority) const noexcept;
   std::size_t running() const noexcept;
+  // Workers taking tasks from others now (all but those leave_cores parks). Thread-safe snapshot.
+  std::size_t active() const noexcept;
   // Whether the calling thread is a worker of any pool. Thread-safe.
   static bool on_worker() noexcept;
+  // Leaves `cores` of the process's usable cores to other threads (the runtime's, while a
+  // device's driver starts): every pool, now and later, keeps at most usable cores - `cores`
+  // workers (at least one) taking tasks; the others finish theirs and sleep. 0 ends it.
+  // Thread-safe.
+  static void leave_cores(std::size_t cores);
 
  private:
+  void leave(std::size_t cores);  // this pool's part of leave_cores
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
