@@ -2,6 +2,9 @@
 // tables are what ceic generates for:
 //   void empty();  void step([[cei::inout]] V& s);  void spread(const V& s, [[cei::out]] V& o);
 //   void gather([[cei::inout]] V& s, const V& o1, ..., const V& o7);
+// They are not registered, as generated code would: a program whose registered CEs have no kernel
+// opens no device (docs/opencl.md), and the cost is measured with the devices open, as in a
+// program with kernels elsewhere (more platforms to weigh, ranks kept).
 #include "cei_driver.hpp"
 
 #include "heap.hpp"

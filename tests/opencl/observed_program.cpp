@@ -2,7 +2,8 @@
 // switches set and reads what it leaves: `trace` reads one vector from four device tasks and brings
 // their results back; `startup` runs a task the CPU platform can run, then one that only an OpenCL
 // device can, and prints how many devices were open after each; `own_policy` sets a policy of its
-// own and prints how many are open then.
+// own and prints how many are open then; `native_only` registers, as generated code does, only a
+// CE without a kernel, runs it and prints how many are open.
 #include "kernels.hpp"
 
 #include <cei/opencl/opencl_platform.hpp>
@@ -82,12 +83,33 @@ int own_policy() {
   return 0;
 }
 
+// inc without a kernel: no task of the program can run on a device.
+const rt::CeInfo inc_native_only{"inc_native",
+                                 "ObservedCEI",
+                                 false,
+                                 cei::test::inc_params,
+                                 1,
+                                 &cei::test::ivec(),
+                                 inc_versions,
+                                 1,
+                                 nullptr};
+
+int native_only() {
+  rt::register_ce(inc_native_only);  // before the runtime starts, as static registration is
+  IVec v = iota(1000, 0);
+  rt::Scope scope(v);
+  IVec w = rt::call<IVec>(inc_native_only, rt::in<IVec>(v));
+  print_open("a program without kernels");
+  return w == iota(1000, 1) ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "trace") == 0) return trace();
   if (argc == 2 && std::strcmp(argv[1], "startup") == 0) return startup();
   if (argc == 2 && std::strcmp(argv[1], "own_policy") == 0) return own_policy();
-  std::fprintf(stderr, "usage: %s trace|startup|own_policy\n", argv[0]);
+  if (argc == 2 && std::strcmp(argv[1], "native_only") == 0) return native_only();
+  std::fprintf(stderr, "usage: %s trace|startup|own_policy|native_only\n", argv[0]);
   return 2;
 }

@@ -124,6 +124,22 @@ TEST_F(Observed, OtherPoliciesMakeTheDevicesCandidatesForTheFirstTask) {
   }
 }
 
+// A program whose registered CEs have no kernel opens no device, even one a platforms file lists
+// as a competitor of the CPU (without the rule it opened in the background: 1 device).
+TEST_F(Observed, AProgramWithoutKernelsOpensNoDevice) {
+  const std::string cache = "CEI_OPENCL_CACHE=" + (dir_ / "cache").string() + " ";
+  for (const std::string& env :
+       std::vector<std::string>{cache + "CEI_POLICY=dynperf CEI_PLATFORMS=" CEI_LISTED_PLATFORMS,
+                                cache + "CEI_POLICY=dynperf"}) {
+    ASSERT_EQ(run(env, "native_only"), 0) << env << "\n" << slurp(dir_ / "err.txt");
+    EXPECT_NE(slurp(dir_ / "out.txt")
+                  .find("after a program without kernels: 0 devices open, platforms cpu\n"),
+              std::string::npos)
+        << env << "\n"
+        << slurp(dir_ / "out.txt");
+  }
+}
+
 // PoCL alone, found by discovery, is a fallback under DynPerf and DynEn (docs/policies.md): once a
 // discovery on this machine found no other device, it opens only for a task that only it can run.
 TEST_F(Observed, AutomaticPoliciesOpenAHostCoresDeviceForTheTasksOnlyItCanRun) {

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 #include <cei/opencl/opencl_platform.hpp>
+#include <cei/rt/ce.hpp>
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/energy.hpp>
 #include <cei/rt/decision/energy_report.hpp>
@@ -438,12 +439,24 @@ bool expect_devices(rt::Runtime& rt, std::shared_ptr<const rt::Config> cfg) {
   return true;
 }
 
+// Whether no task of this program can run on a device: the generated code registers every CE
+// before main, and none has a kernel. (No CE registered: tables made by hand, which the registry
+// does not list, so nothing is known.)
+bool no_kernels() {
+  const std::vector<const rt::CeInfo*> ces = rt::registered_ces();
+  return !ces.empty() && std::none_of(ces.begin(), ces.end(), [](const rt::CeInfo* ce) {
+    return ce->opencl || ce->opencl_approximate;
+  });
+}
+
 // Starting the driver and opening the devices costs tens of milliseconds (PoCL's start loads LLVM:
 // 35-45 ms on the 2-core VM, 20% of a CPU-only Cholesky N=2048 there; on NVIDIA, discovery starts
 // the CUDA driver: about half a second). The devices open only for a task that no platform open
 // can run under only:<p> with p not an OpenCL platform, and under the policies that leave the
 // devices on the host's cores to such tasks (the automatic ones with the embedded default) when
-// the last discovery here found no other device. Otherwise the platforms are candidates from the
+// the last discovery here found no other device, nor for a program whose CEs have no kernel (on
+// the H100, NVIDIA's opening took a core for 0.25 s and its open device made each chained empty
+// task cost 1.0-1.3 us instead of 0.6-0.9). Otherwise the platforms are candidates from the
 // start and open in the background (expect_devices): an earlier attempt that added the devices
 // only once open had a program that submits its whole graph at once place every task on the CPU
 // before the GPU was there (on the H100, DynPerf on matmul 2048/256: 0.55 s against 0.09 s);
@@ -461,7 +474,7 @@ const bool registered = rt::register_platform_factory("opencl", [](rt::Runtime& 
   const std::string_view policy = cfg->policy.name;
   const bool sole_elsewhere =
       policy.starts_with("only:") && !cfg->names_opencl_platform(policy.substr(5));
-  if (sole_elsewhere ||
+  if (sole_elsewhere || no_kernels() ||
       (rt::discovered_host_devices_are_fallbacks(*cfg) && known_host_only(Options::from_env())))
     rt.open_on_demand([cfg](rt::Runtime& r) { open_devices(r, *cfg); });
   else if (rt::opencl_env().open_first.value_or(false) || !expect_devices(rt, cfg))
