@@ -109,7 +109,9 @@ class Executor {
   // each other; the others run what they hold, then sleep until the count rises.
   void keep_active(std::size_t n) {
     n = std::clamp<std::size_t>(n, 1, workers_.size());
-    if (active_.exchange(n, std::memory_order_seq_cst) < n) parked_.notify_all();
+    const std::size_t was = active_.exchange(n, std::memory_order_seq_cst);
+    if (was < n) parked_.notify_all();
+    if (was > n) notifier_.notify_all();  // the idle ones park now, not at their next wake-up
   }
   // Thread-safe; a snapshot.
   std::size_t active() const noexcept { return active_.load(std::memory_order_relaxed); }
@@ -145,6 +147,9 @@ class Executor {
   static bool on_worker() noexcept { return current_ != nullptr; }
   // Thread-safe; a snapshot: workers asleep (for tests: idle workers do not spin).
   int sleeping() const noexcept { return sleeping_.load(std::memory_order_relaxed); }
+  // Thread-safe; a snapshot: workers parked by keep_active, asleep or about to be (they take no
+  // job until woken). A worker still searching when the count fell may take one job first.
+  int parked() const noexcept { return parked_count_.load(std::memory_order_seq_cst); }
 
  private:
   // Rounds of looking at every queue, and time, before an idle worker sleeps: long enough to
@@ -263,9 +268,11 @@ class Executor {
   void park(Worker& w) {
     const auto key = parked_.prepare_wait();
     if (is_active(w)) return parked_.cancel_wait();
+    parked_count_.fetch_add(1, std::memory_order_seq_cst);
     sleeping_.fetch_add(1, std::memory_order_relaxed);
     parked_.commit_wait(key);
     sleeping_.fetch_sub(1, std::memory_order_relaxed);
+    parked_count_.fetch_sub(1, std::memory_order_seq_cst);
   }
 
   // Whether any queue holds a job (a snapshot; the next-job slots are their owners' to run).
@@ -304,6 +311,7 @@ class Executor {
   std::array<WorkStealingDeque<Job>, kLevels> inbox_;
   alignas(kCacheLine) std::atomic<int> searching_{0};
   std::atomic<int> sleeping_{0};
+  std::atomic<int> parked_count_{0};
   std::atomic<bool> stopping_{false};
   Notifier notifier_;
   std::atomic<std::size_t> active_{0};  // workers from lane active_ up are parked

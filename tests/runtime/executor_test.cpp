@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -219,11 +220,17 @@ TEST(Executor, ParkedWorkersTakeNothingUntilTheCountRises) {
   });
   ex.keep_active(1);
   EXPECT_EQ(ex.active(), 1u);
+  // A worker searching when the count fell may still take a job: the gate goes in once the
+  // others are parked, so that only worker 0 can run it.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (ex.parked() < kWorkers - 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  ASSERT_EQ(ex.parked(), kWorkers - 1) << "the idle workers did not park";
   ex.push(&gate);
   gate_running.wait_for(1);
   std::vector<Job> jobs(kJobs);
   for (auto& j : jobs) ex.push(&j);
-  while (ex.sleeping() < kWorkers - 1) std::this_thread::yield();
+  EXPECT_EQ(ex.parked(), kWorkers - 1);
   EXPECT_EQ(ex.queued(), static_cast<std::size_t>(kJobs));
   EXPECT_EQ(running.load(), 0);
   ex.keep_active(kWorkers);
