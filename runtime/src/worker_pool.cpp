@@ -5,7 +5,6 @@
 #include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/worker_pool.hpp>
 
-#include <algorithm>
 #include <mutex>
 #include <vector>
 
