@@ -62,8 +62,10 @@ class Notifier {
       cv_.notify_one();
   }
 
-  std::atomic<int> waiters_{0};
-  std::atomic<std::uint64_t> epoch_{0};
+  // Read by every producer at each notify; written only when a thread prepares to sleep or ends
+  // its wait: a line of its own, apart from the epoch and the lock that the sleepers write.
+  alignas(64) std::atomic<int> waiters_{0};
+  alignas(64) std::atomic<std::uint64_t> epoch_{0};
   std::mutex mu_;
   std::condition_variable cv_;
 };
