@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -109,6 +110,89 @@ Prediction ProfileStore::predict(const CeInfo& ce, int version, const std::strin
   return {n ? sum / n : opts_.default_exec_s, Source::Default};
 }
 
+// Why a thread gathers runs: thousands of short tasks of one CE ending per second on many cores
+// all took the same history's lock, and the lock's and the history's lines crossing cores for
+// each task set the pace of the whole program (empty tasks on 16 cores of an H100 machine:
+// ~1.1 us per task at 4-16 workers, 0.78 on one).
+struct ProfileStore::Gathered {
+  std::mutex mu;  // the owner thread; add_all_gathered() and a store's destructor from others
+  // The history found last (record()'s cache: a worker records the same CE on the same platform
+  // task after task; the names' addresses stand for their text, the same literals, the same key).
+  // store_id 0: none; a store's destructor clears what refers to it.
+  std::uint64_t store_id = 0;
+  ProfileStore* store = nullptr;
+  const char *iface = nullptr, *name = nullptr, *impl = nullptr;
+  std::string platform;
+  History* history = nullptr;
+  bool eager = true;  // the history had fewer than kEagerRuns runs at the last look
+  // Runs at `size` not added yet.
+  double size = 0;
+  SizeStats runs;
+  std::chrono::steady_clock::time_point since;  // of the first of them
+};
+
+struct ProfileStore::Threads {
+  std::mutex mu;  // before any Gathered::mu
+  std::vector<Gathered*> all;
+};
+
+ProfileStore::Threads& ProfileStore::threads() {
+  static auto* t = new Threads;  // never destroyed: threads ending after main's exit use it
+  return *t;
+}
+
+ProfileStore::Gathered& ProfileStore::gathered() {
+  // Registered while the thread lives; what it holds at the thread's end is added then.
+  struct Owner {
+    Gathered g;
+    Owner() {
+      std::lock_guard l(threads().mu);
+      threads().all.push_back(&g);
+    }
+    ~Owner() {
+      std::lock_guard l(threads().mu);
+      {
+        std::lock_guard gl(g.mu);
+        if (g.store_id && g.runs.runs) g.store->add_gathered(g);
+      }
+      std::erase(threads().all, &g);
+    }
+  };
+  thread_local Owner owner;
+  return owner.g;
+}
+
+ProfileStore::~ProfileStore() {
+  std::lock_guard l(threads().mu);
+  for (Gathered* g : threads().all) {
+    std::lock_guard gl(g->mu);
+    if (g->store_id == id_) {
+      g->store_id = 0;
+      g->runs = {};
+    }
+  }
+}
+
+void ProfileStore::add_gathered(Gathered& g) {
+  std::shared_lock lock(mu_);  // save() must not run between the adds and its clearing of fresh
+  std::lock_guard hl(g.history->mu);
+  History& h = *g.history;
+  combine(h.sizes[g.size], g.runs);
+  combine(h.fresh[g.size], g.runs);
+  h.total_runs += g.runs.runs;
+  invalidate_fit(h);
+  g.eager = h.total_runs < std::max<std::uint64_t>(kEagerRuns, opts_.explore_runs);
+  g.runs = {};
+}
+
+void ProfileStore::add_all_gathered() const {
+  std::lock_guard l(threads().mu);
+  for (Gathered* g : threads().all) {
+    std::lock_guard gl(g->mu);
+    if (g->store_id == id_ && g->runs.runs) const_cast<ProfileStore*>(this)->add_gathered(*g);
+  }
+}
+
 void ProfileStore::record(const CeInfo& ce, int version, const std::string& platform,
                           double input_bytes, double seconds) {
   // What load() would refuse is never kept: a saved profile must load again.
@@ -116,40 +200,39 @@ void ProfileStore::record(const CeInfo& ce, int version, const std::string& plat
     return;
   std::string scratch;
   const std::string_view impl = impl_key_view(ce, version, scratch);
-  auto add = [&](History& h) {
-    std::lock_guard g(h.mu);
-    add_run(h.sizes[input_bytes], seconds);
-    add_run(h.fresh[input_bytes], seconds);
-    h.total_runs += 1;
-    invalidate_fit(h);
-  };
-  // A worker records the same CE on the same platform task after task: the history it found
-  // last time, without building the CE's key and searching the map again (a history is never
-  // removed). The names' addresses stand for their text: the same literals, the same key.
-  struct Last {
-    std::uint64_t store = 0;
-    const char *iface = nullptr, *name = nullptr, *impl = nullptr;
-    std::string platform;
-    History* history = nullptr;
-  };
-  thread_local Last last;
-  const bool same = last.store == id_ && last.iface == ce.interface_name && last.name == ce.name &&
-                    last.impl == impl.data() && last.platform == platform;
-  History* h = nullptr;
-  {
-    std::shared_lock lock(mu_);
-    if (same) return add(*last.history);
-    if (auto it = histories_.find(Key{ce_key_view(ce), impl, platform}); it != histories_.end())
-      add(*(h = &it->second));
+  Gathered& g = gathered();
+  std::lock_guard gl(g.mu);
+  const bool same = g.store_id == id_ && g.iface == ce.interface_name && g.name == ce.name &&
+                    g.impl == impl.data() && g.platform == platform;
+  if (!same || g.size != input_bytes) {
+    if (g.store_id && g.runs.runs) g.store->add_gathered(g);
   }
-  if (!h) {
-    std::unique_lock lock(mu_);  // a first record of this history: insert it
-    add(*(h = &histories_[ProfileKey{std::string(ce_key_view(ce)), std::string(impl), platform}]));
+  if (!same) {
+    History* h = nullptr;
+    {
+      std::shared_lock lock(mu_);
+      if (auto it = histories_.find(Key{ce_key_view(ce), impl, platform}); it != histories_.end())
+        h = &it->second;
+    }
+    if (!h) {
+      std::unique_lock lock(mu_);  // a first record of this history: insert it
+      h = &histories_[ProfileKey{std::string(ce_key_view(ce)), std::string(impl), platform}];
+    }
+    // A key from scratch is this call's own: its address says nothing next time.
+    g.store_id = id_;
+    g.store = this;
+    g.iface = ce.interface_name;
+    g.name = ce.name;
+    g.impl = impl.data() == scratch.data() ? nullptr : impl.data();
+    g.platform = platform;
+    g.history = h;
+    g.eager = true;
   }
-  // A key from scratch is this call's own: its address says nothing next time.
-  last = {id_,      ce.interface_name,
-          ce.name,  impl.data() == scratch.data() ? nullptr : impl.data(),
-          platform, h};
+  const auto now = std::chrono::steady_clock::now();
+  if (g.runs.runs == 0) g.since = now;
+  g.size = input_bytes;
+  add_run(g.runs, seconds);
+  if (g.eager || g.runs.runs >= kGatherRuns || now - g.since >= kGatherAge) add_gathered(g);
 }
 
 void ProfileStore::add_run(SizeStats& s, double seconds) {
@@ -202,6 +285,7 @@ std::optional<double> ProfileStore::measured_watts(const std::string& platform) 
 }
 
 std::vector<ProfileModel> ProfileStore::models() const {
+  add_all_gathered();
   std::shared_lock lock(mu_);
   std::vector<ProfileModel> out;
   for (const auto& [key, h] : histories_) {
@@ -214,6 +298,7 @@ std::vector<ProfileModel> ProfileStore::models() const {
 }
 
 nlohmann::json ProfileStore::to_json() const {
+  add_all_gathered();
   std::shared_lock lock(mu_);
   return json_of(false);
 }
@@ -405,6 +490,7 @@ void ProfileStore::save(const std::string& path) {
   // Under the lock: what the other runs sharing the file saved since this one loaded it, plus
   // this run's own records; written to a sibling and renamed, so that a crash mid-write never
   // leaves half a profile and a reader sees the old file or the new one.
+  add_all_gathered();
   FileLock file_lock(path + ".lock");
   std::unique_lock lock(mu_);  // records wait: a run saves at exit
   ProfileStore merged(opts_);

@@ -106,6 +106,90 @@ TEST(ProfileStore, ConcurrentRecordsAreAllCounted) {
   EXPECT_DOUBLE_EQ(models[0].sizes.at(0).second.mean_s, 2.0);
 }
 
+// One by one, as record() did before threads gathered runs: the reference for the sums below.
+SizeStats one_by_one(const std::vector<double>& runs) {
+  SizeStats s;
+  for (double x : runs) {
+    ++s.runs;
+    const double delta = x - s.mean_s;
+    s.mean_s += delta / static_cast<double>(s.runs);
+    s.m2 += delta * (x - s.mean_s);
+  }
+  return s;
+}
+
+TEST(ProfileStore, RunsThatLiveThreadsGatheredCountInModelsAndSaves) {
+  ProfileStore p;
+  constexpr int kThreads = 4, kRuns = 1000;  // far past kEagerRuns: most runs are gathered
+  std::vector<double> all;
+  for (int t = 0; t < kThreads; ++t)
+    for (int i = 0; i < kRuns; ++i) all.push_back(1.0 + (t * kRuns + i) % 7);
+  std::atomic<int> recorded{0};
+  std::atomic<bool> leave{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kRuns; ++i) p.record(kSort, 0, "cpu", 64, all[t * kRuns + i]);
+      ++recorded;
+      while (!leave) std::this_thread::yield();  // alive, holding what it gathered
+    });
+  while (recorded < kThreads) std::this_thread::yield();
+  const SizeStats want = one_by_one(all);
+  auto models = p.models();
+  ASSERT_EQ(models.size(), 1u);
+  const SizeStats got = models[0].sizes.at(0).second;
+  EXPECT_EQ(got.runs, want.runs);
+  EXPECT_NEAR(got.mean_s, want.mean_s, 1e-12);
+  EXPECT_NEAR(got.m2, want.m2, 1e-9 * want.m2);
+  // And in what a save writes, with a thread holding fresh runs again.
+  const std::string path = temp_path("cei-profile-gathered");
+  std::filesystem::remove(path);
+  std::thread late([&] {
+    for (int i = 0; i < 10; ++i) p.record(kSort, 0, "cpu", 64, 2.0);
+    p.save(path);
+  });
+  late.join();
+  ProfileStore saved;
+  ASSERT_TRUE(saved.load_if_exists(path));
+  EXPECT_EQ(saved.models().at(0).sizes.at(0).second.runs, want.runs + 10);
+  leave = true;
+  for (auto& t : threads) t.join();
+  std::filesystem::remove(path);
+}
+
+TEST(ProfileStore, AHistorysFirstRunsAreSeenAtOnce) {
+  ProfileStore p({.explore_runs = 2});
+  for (std::uint64_t i = 1; i < ProfileStore::kEagerRuns; ++i) {
+    p.record(kSort, 0, "cpu", 64, 1.0);
+    if (i >= 2) {
+      EXPECT_FALSE(p.claim_exploration(kSort, 0, "cpu")) << "after " << i << " runs";
+    }
+  }
+  p.record(kSort, 0, "cpu", 64, 1.0 + static_cast<double>(ProfileStore::kEagerRuns));
+  // predict() adds nothing gathered: this run is there because it was added when recorded.
+  EXPECT_DOUBLE_EQ(p.predict(kSort, 0, "cpu", 64).seconds, 2.0);
+}
+
+TEST(ProfileStore, RunsGatheredForAStoreThatIsGoneAreDropped) {
+  auto gone = std::make_unique<ProfileStore>();
+  ProfileStore kept;
+  std::atomic<int> step{0};
+  std::thread worker([&] {
+    for (int i = 0; i < 100; ++i) gone->record(kSort, 0, "cpu", 64, 1.0);  // some gathered
+    step = 1;
+    while (step != 2) std::this_thread::yield();
+    for (int i = 0; i < 100; ++i) kept.record(kSort, 0, "cpu", 64, 3.0);
+  });
+  while (step != 1) std::this_thread::yield();
+  gone.reset();  // the worker still holds runs gathered for it
+  step = 2;
+  worker.join();
+  auto models = kept.models();
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_EQ(models[0].sizes.at(0).second.runs, 100u);
+  EXPECT_DOUBLE_EQ(models[0].sizes.at(0).second.mean_s, 3.0);
+}
+
 TEST(ProfileStore, SaveLoadRoundTrip) {
   ProfileStore a;
   a.record(kMultiply, 0, "cpu", 1000, 1.0);

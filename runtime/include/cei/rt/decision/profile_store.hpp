@@ -12,8 +12,12 @@
 //
 // Thread-safe. record() is O(1) and allocates only for a new (CE version, platform) or size: a
 // shared lock on the store plus the history's own lock, so records of different histories run in
-// parallel. The fit is recomputed lazily (and cached) by the first predict() or models() that
-// needs it after a record.
+// parallel. Once a history holds kEagerRuns runs, a thread gathers its next runs of the same
+// history and size (at most kGatherRuns, for at most kGatherAge) and adds them under one lock:
+// predict() and claim_exploration() may then miss a few of a thread's latest runs of a
+// well-measured history; save(), models() and to_json() see every run recorded before them. The
+// fit is recomputed lazily (and cached) by the first predict() or models() that needs it after a
+// record.
 #pragma once
 
 #include <cei/rt/decision/regression.hpp>
@@ -21,6 +25,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -59,6 +64,9 @@ struct ProfileModel {
 class ProfileStore final : public Profiles {
  public:
   explicit ProfileStore(ProfileOptions opts = {});
+  ~ProfileStore() override;
+  ProfileStore(const ProfileStore&) = delete;
+  ProfileStore& operator=(const ProfileStore&) = delete;
 
   // Measured: the mean of runs at exactly this size; Regression: the fit over other sizes;
   // Default: no history on this platform (the mean of this CE's predictions elsewhere, else
@@ -103,6 +111,11 @@ class ProfileStore final : public Profiles {
   static constexpr double kMaxBytes = 1e18;
   static constexpr double kMaxEnergy = 1e18;  // seconds or joules summed
   static constexpr std::size_t kMaxFileBytes = std::size_t{64} << 20;
+  // Runs of a history added one by one before a thread may gather them (the first forecasts and
+  // the explorations need each run at once), and the bounds of what a thread gathers.
+  static constexpr std::uint64_t kEagerRuns = 64;
+  static constexpr std::uint64_t kGatherRuns = 32;
+  static constexpr std::chrono::microseconds kGatherAge{500};
 
   static std::string ce_key(const CeInfo& ce);                 // "MatmulCEI.multiply"
   static std::string impl_key(const CeInfo& ce, int version);  // "matmul", "opencl"
@@ -132,6 +145,12 @@ class ProfileStore final : public Profiles {
       return view(a) < view(b);
     }
   };
+  struct Gathered;  // a thread's runs of one history not added yet (profile_store.cpp)
+  struct Threads;   // every thread's Gathered (profile_store.cpp)
+  static Threads& threads();
+  static Gathered& gathered();     // the calling thread's
+  void add_gathered(Gathered& g);  // under g's lock: adds its runs to their history, empties it
+  void add_all_gathered() const;   // every thread's runs of this store, added
   static void invalidate_fit(History& h);
   static void add_run(SizeStats& s, double seconds);
   static void combine(SizeStats& s, const SizeStats& add);
@@ -141,7 +160,8 @@ class ProfileStore final : public Profiles {
   ProfileOptions opts_;
   std::uint64_t id_;  // unique per store in this process: record()'s per-thread cache is per store
   mutable std::shared_mutex mu_;
-  std::map<ProfileKey, History, Less> histories_;
+  // Mutable: the runs that threads gathered belong to it already (add_all_gathered()).
+  mutable std::map<ProfileKey, History, Less> histories_;
   std::map<std::string, Energy, std::less<>> energy_;
   std::map<std::string, Energy, std::less<>> fresh_energy_;  // since the last save
 };
