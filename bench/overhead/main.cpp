@@ -8,10 +8,11 @@
 // worker count once per process): StarPU per scheduler, then CEI. A StarPU child gets at most
 // --starpu-tasks tasks per pattern and --starpu-timeout seconds in all (dmda's fan pattern takes
 // minutes on many cores); what it did not finish is shown as such. Times are medians over the runs.
-// With --rounds R, CEI's child runs R times per core count, the core counts taking turns, and its
-// times are the medians of every run of every round: one process's runs move together (by 30% and
-// more between two processes on the same 16-vCPU machine), so a single process per core count made
-// the spread across core counts a draw.
+// `--child cei --cores C --patterns P[,P...]` runs CEI's child alone on those patterns and prints
+// its raw lines: the command to put under a profiler. With --rounds R, CEI's child runs R times per
+// core count, the core counts taking turns, and its times are the medians of every run of every
+// round: one process's runs move together (by 30% and more between two processes on the same
+// 16-vCPU machine), so a single process per core count made the spread across core counts a draw.
 #include "cei_driver.hpp"
 #include "starpu_driver.hpp"
 
@@ -42,6 +43,7 @@ struct Options {
   bool starpu = true;     // --starpu off: CEI alone (profiling)
   std::string child;      // internal: "cei" or a StarPU scheduler; prints raw lines
   std::string memory_of;  // internal, CEI: only the memory figure of this pattern
+  std::vector<std::string> patterns = bench::kPatterns;  // with --child: these alone (profiling)
 };
 
 [[noreturn]] void usage(const char* self, const std::string& why) {
@@ -89,6 +91,15 @@ Options parse(int argc, char** argv) {
       o.starpu = v == "on";
     } else if (k == "--child") {
       o.child = v;
+    } else if (k == "--patterns") {
+      o.patterns.clear();
+      std::stringstream s(v);
+      for (std::string p; std::getline(s, p, ',');) {
+        if (std::find(bench::kPatterns.begin(), bench::kPatterns.end(), p) ==
+            bench::kPatterns.end())
+          usage(self, "--patterns wants independent, chain or fan, not '" + p + "'");
+        o.patterns.push_back(p);
+      }
     } else if (k == "--memory-of") {
       if (std::find(bench::kPatterns.begin(), bench::kPatterns.end(), v) == bench::kPatterns.end())
         usage(self, "--memory-of wants independent, chain or fan, not '" + v + "'");
@@ -116,7 +127,7 @@ int cei_child(const Options& o) {
     return 0;
   }
   bench::cei_time("independent", 1000);  // warm up: runtime start, worker threads
-  for (auto& p : bench::kPatterns)
+  for (auto& p : o.patterns)
     for (int r = 0; r < o.runs; ++r) line("time", p, bench::cei_time(p, o.tasks));
   return 0;
 }
