@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <vector>
 
 namespace cei::opencl {
 namespace {
@@ -37,6 +38,26 @@ TEST(Staging, AChunkGivenBackServesTheNextCopyOfUpToItsSize) {
   EXPECT_EQ(static_cast<unsigned char*>(b.host)[999], 7);
   staging.give(std::move(b));
   staging.give(std::move(small));
+}
+
+TEST(Staging, FillCopiesEveryByteWhateverTheAlignmentAndSize) {
+  Pocl cl;
+  Staging staging(cl.context.get(), cl.device);
+  std::vector<unsigned char> src(5000);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 7 + 1);
+  Staging::Chunk c = staging.take(src.size() + 64);
+  ASSERT_TRUE(c);
+  for (std::size_t offset : {0, 1, 15, 17})
+    for (std::size_t bytes : {0, 1, 15, 16, 63, 64, 65, 1000, 4999 - 17}) {
+      std::memset(c.host, 0, c.bytes);
+      Staging::Chunk at{Mem(), static_cast<unsigned char*>(c.host) + offset, c.bytes - offset};
+      Staging::fill(at, src.data() + offset, bytes);
+      const auto* got = static_cast<const unsigned char*>(c.host);
+      EXPECT_EQ(std::memcmp(got + offset, src.data() + offset, bytes), 0)
+          << "offset " << offset << ", " << bytes << " bytes";
+      EXPECT_EQ(got[offset + bytes], 0) << "past the end: offset " << offset << ", " << bytes;
+    }
+  staging.give(std::move(c));
 }
 
 TEST(Staging, ThePoolKeepsAtMostItsLimitIdleDroppingTheLargest) {

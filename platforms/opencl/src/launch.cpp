@@ -198,7 +198,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         if (options.naive) r->scratch.emplace_back(buf, bytes);
         const void* from = a.type->data(views[i].host);
         if (Staging::Chunk c = staging ? staging->take(bytes) : Staging::Chunk{}) {
-          std::memcpy(c.host, from, bytes);
+          Staging::fill(c, from, bytes);
           from = c.host;
           r->staged.push_back(std::move(c));
         }

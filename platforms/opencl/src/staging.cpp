@@ -1,8 +1,14 @@
 #include "staging.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace cei::opencl {
 
@@ -40,6 +46,24 @@ Staging::Chunk Staging::take(std::size_t bytes) {
   c.host = host;
   c.bytes = bytes;
   return c;
+}
+
+void Staging::fill(const Chunk& c, const void* from, std::size_t bytes) {
+  auto* to = static_cast<unsigned char*>(c.host);
+  const auto* src = static_cast<const unsigned char*>(from);
+  std::size_t done = 0;
+#if defined(__SSE2__)
+  // Up to a 16-byte boundary of the destination (a map is page-aligned; this is for a chunk that
+  // is not), then 64 bytes a round.
+  done = std::min(bytes, (16 - reinterpret_cast<std::uintptr_t>(to) % 16) % 16);
+  std::memcpy(to, src, done);
+  for (; done + 64 <= bytes; done += 64)
+    for (std::size_t k = 0; k < 64; k += 16)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(to + done + k),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + done + k)));
+  _mm_sfence();  // the streamed lines reach memory before the driver is told to copy them
+#endif
+  std::memcpy(to + done, src + done, bytes - done);
 }
 
 void Staging::give(Chunk chunk) {
