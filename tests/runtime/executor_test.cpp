@@ -180,6 +180,40 @@ TEST(Executor, HigherPriorityFirstOnOneWorker) {
   EXPECT_EQ(order, expect);
 }
 
+// A job that a worker makes ready at or above the common level runs next on that worker: the
+// other worker, idle, does not take it while the first one finishes (without the next-job slot
+// for jobs above 0 it did, in microseconds).
+TEST(Executor, ASuccessorRunsNextOnTheWorkerThatMadeItReady) {
+  for (int priority : {0, 1}) {
+    Job first{0, 1}, successor{priority, 2};
+    std::atomic<bool> successor_started{false}, started_early{false};
+    std::atomic<int> first_lane{-1}, successor_lane{-1};
+    Latch done;
+    Executor<Job>* self = nullptr;
+    Executor<Job> ex(2, [&](Job* j, int lane) {
+      if (j == &first) {
+        first_lane = lane;
+        self->push(&successor);
+        // Long enough for an idle worker to steal it many times over.
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+        while (!successor_started && std::chrono::steady_clock::now() < until)
+          std::this_thread::yield();
+        started_early = successor_started.load();
+        return;
+      }
+      successor_lane = lane;
+      successor_started = true;
+      done.arrive();
+    });
+    self = &ex;
+    ex.push(&first);
+    done.wait_for(1);
+    ex.stop();
+    EXPECT_FALSE(started_early) << "priority " << priority;
+    EXPECT_EQ(successor_lane.load(), first_lane.load()) << "priority " << priority;
+  }
+}
+
 TEST(Executor, StopRunsWhatIsQueued) {
   std::atomic<int> ran{0};
   Latch gate_running, gate_open;
