@@ -19,8 +19,9 @@
 // not searching, until the count rises again.
 //
 // Priority is a hint with three levels, as in Taskflow: 1 (above 0), 0, -1 (below 0). A worker
-// looking for work takes its own level-1 jobs, then level-1 jobs from outside, then its next job
-// and its own jobs by level, and only then steals, level by level; nothing is preempted.
+// looking for work takes its next job if it is above 0 (no other worker can take it), then its
+// own level-1 jobs, then level-1 jobs from outside, then its next job and its own jobs by level,
+// and only then steals, level by level; nothing is preempted.
 //
 //   Executor<Job> ex(threads, [](Job* j, int lane) { ... });  // Job has `int priority() const`
 //   ex.push(job);   // any thread
@@ -187,6 +188,13 @@ class Executor {
   }
 
   Job* next_job(Worker& w) {
+    // A next job above 0 first: no other worker can take it, while they can steal the high jobs
+    // of this worker's deque (a fan-out of ranked tasks: the first successor would wait here
+    // for its siblings).
+    if (w.next && w.next_level.load(std::memory_order_relaxed) == 0) {
+      w.next_level.store(-1, std::memory_order_relaxed);
+      return std::exchange(w.next, nullptr);
+    }
     // A higher job pushed after the next one goes first. (Only the owner pushes here, so
     // empty() cannot miss an item; it spares pop()'s fence on empty levels.)
     if (!w.deque[0].empty())

@@ -214,6 +214,28 @@ TEST(Executor, ASuccessorRunsNextOnTheWorkerThatMadeItReady) {
   }
 }
 
+// High successors of one job, on one worker: the first (in the next-job slot, which no other
+// worker can take) runs first, then the others newest first from the worker's deque.
+TEST(Executor, AHighNextJobRunsBeforeTheHighJobsOthersCouldSteal) {
+  std::mutex mu;
+  std::vector<int> order;
+  Job parent{0, 0};
+  std::vector<Job> high{{1, 1}, {1, 2}, {1, 3}};
+  Executor<Job>* self = nullptr;
+  Executor<Job> ex(1, [&](Job* j, int) {
+    if (j == &parent) {
+      for (auto& h : high) self->push(&h);
+      return;
+    }
+    std::lock_guard g(mu);
+    order.push_back(j->id);
+  });
+  self = &ex;
+  ex.push(&parent);
+  ex.stop();
+  EXPECT_EQ(order, (std::vector<int>{1, 3, 2}));
+}
+
 TEST(Executor, StopRunsWhatIsQueued) {
   std::atomic<int> ran{0};
   Latch gate_running, gate_open;
