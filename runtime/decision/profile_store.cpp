@@ -163,6 +163,9 @@ ProfileStore::Gathered& ProfileStore::gathered() {
 }
 
 ProfileStore::~ProfileStore() {
+  // Locks are taken in the order threads().mu, a Gathered's mu, a store's mu_, a history's mu:
+  // a store that no thread recorded into (save()'s merge) has nothing to clear.
+  if (!recorded_.load(std::memory_order_acquire)) return;
   std::lock_guard l(threads().mu);
   for (Gathered* g : threads().all) {
     std::lock_guard gl(g->mu);
@@ -219,6 +222,7 @@ void ProfileStore::record(const CeInfo& ce, int version, const std::string& plat
       h = &histories_[ProfileKey{std::string(ce_key_view(ce)), std::string(impl), platform}];
     }
     // A key from scratch is this call's own: its address says nothing next time.
+    recorded_.store(true, std::memory_order_release);
     g.store_id = id_;
     g.store = this;
     g.iface = ce.interface_name;
@@ -492,8 +496,8 @@ void ProfileStore::save(const std::string& path) {
   // leaves half a profile and a reader sees the old file or the new one.
   add_all_gathered();
   FileLock file_lock(path + ".lock");
+  ProfileStore merged(opts_);  // dies after the lock below is released (~ProfileStore: lock order)
   std::unique_lock lock(mu_);  // records wait: a run saves at exit
-  ProfileStore merged(opts_);
   merged.load_if_exists(path);
   merged.merge_json(json_of(true), "this run's records");
   const std::string tmp = path + ".tmp" + std::to_string(::getpid());

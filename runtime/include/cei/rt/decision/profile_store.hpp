@@ -25,6 +25,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -159,6 +160,7 @@ class ProfileStore final : public Profiles {
 
   ProfileOptions opts_;
   std::uint64_t id_;  // unique per store in this process: record()'s per-thread cache is per store
+  std::atomic<bool> recorded_{false};  // some thread has gathered runs of this store
   mutable std::shared_mutex mu_;
   // Mutable: the runs that threads gathered belong to it already (add_all_gathered()).
   mutable std::map<ProfileKey, History, Less> histories_;
