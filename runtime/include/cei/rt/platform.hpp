@@ -217,6 +217,11 @@ class Task {
     const char* energy_source = nullptr;
     // Which native version ran: kKernelVersion or kApproximateKernelVersion for an OpenCL kernel.
     int version_index = -1;
+    // The bytes of the task's inputs when it started, the size its run is profiled at; -1: not
+    // taken, the runtime adds them up as the task settles. A platform whose inputs may be the
+    // program's own objects takes them before it publishes an output: from then on the program
+    // may change or destroy those objects.
+    double input_bytes = -1;
   };
   // The version_index of a kernel: the approximate kernel has its own profile, so that neither
   // kernel's forecasts are the mean of both.
