@@ -49,8 +49,9 @@ struct Options {
 [[noreturn]] void usage(const char* self, const std::string& why) {
   std::fprintf(stderr,
                "%s: %s\nusage: %s [--tasks N] [--runs R] [--cores C[,C...]] [--rounds R] "
-               "[--starpu-tasks N] [--starpu-timeout S] [--memory-tasks M] [--starpu on|off]\n",
-               self, why.c_str(), self);
+               "[--starpu-tasks N] [--starpu-timeout S] [--memory-tasks M] [--starpu on|off]\n"
+               "       %s --child cei --cores C --patterns P[,P...]  (CEI alone, to profile)\n",
+               self, why.c_str(), self, self);
   std::exit(2);
 }
 
