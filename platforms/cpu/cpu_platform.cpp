@@ -120,9 +120,7 @@ void CpuPlatform::run(TaskContext& t, int lane) {
   if (tm.version_index < 0 || static_cast<std::size_t>(tm.version_index) >= ce.nversions)
     tm.version_index = 0;
   const int version = tm.version_index;
-  tm.input_bytes = 0;
-  for (auto& a : args)
-    if (a.in) tm.input_bytes += static_cast<double>(a.in->bytes());
+  t.take_input_bytes();
   std::fill(fresh, fresh + n, nullptr);
   Clock::time_point start{}, end{};
   MeterSampler::RunId run = 0;

@@ -585,6 +585,7 @@ class RemotePlatform : public rt::Platform {
         req.result = id_of(*a.out);
       }
     }
+    t.take_input_bytes();  // every input is ready and no output is out (Timing::input_bytes)
     for (const auto& ref : outputs) wait_idle(ref.id());
     std::string task = unless_busy([&] { return client_->submit(req); });
     TaskStatus st;

@@ -277,12 +277,8 @@ void RuntimeCore::observe(TaskImpl& t, bool failed) {
   // A dropped task ran nothing: its time would teach the profiles that the version is free.
   if (profiles && !failed && t.platform && t.quality() != Quality::Dropped) {
     auto& tm = t.timing();
-    double in_bytes = tm.input_bytes;
-    if (in_bytes < 0) {
-      in_bytes = 0;
-      for (auto& a : t.args())
-        if (a.in) in_bytes += static_cast<double>(a.in->bytes());
-    }
+    if (tm.input_bytes < 0) t.take_input_bytes();  // claimed and settled without commit
+    const double in_bytes = tm.input_bytes;
     const double run_s = std::chrono::duration<double>(tm.end - tm.start).count();
     profiles->record(t.ce(), tm.version_index, t.platform->name(), in_bytes, run_s);
     // Placed by forecasts: was it as late as to revisit the placements made by the same beliefs?

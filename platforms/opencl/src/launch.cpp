@@ -306,9 +306,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     };
     task.timing().start = rt::Clock::now();
     task.timing().version_index = rt::Task::kernel_version(task.quality());
-    task.timing().input_bytes = 0;  // now, not once the outputs are out (Timing::input_bytes)
-    for (auto& a : args)
-      if (a.in) task.timing().input_bytes += static_cast<double>(a.in->bytes());
+    task.take_input_bytes();  // now, not once the outputs are out (Timing::input_bytes)
     if (trace.on()) trace.task_started(task, self, r->queue);
 
     if (options.naive) {

@@ -217,10 +217,10 @@ class Task {
     const char* energy_source = nullptr;
     // Which native version ran: kKernelVersion or kApproximateKernelVersion for an OpenCL kernel.
     int version_index = -1;
-    // The bytes of the task's inputs when it started, the size its run is profiled at; -1: not
-    // taken, the runtime adds them up as the task settles. A platform whose inputs may be the
-    // program's own objects takes them before it publishes an output: from then on the program
-    // may change or destroy those objects.
+    // The bytes of the task's inputs when it started (Task::take_input_bytes), the size its run
+    // is profiled at; -1: not taken, TaskContext::commit takes them before it publishes. Taken
+    // before any output is published: from then on the program may change or destroy its own
+    // objects that some inputs are.
     double input_bytes = -1;
   };
   // The version_index of a kernel: the approximate kernel has its own profile, so that neither
@@ -231,6 +231,14 @@ class Task {
   }
   virtual Timing& timing() = 0;
   virtual const Timing& timing() const = 0;  // for readers (observers, energy reports)
+  // Sets timing().input_bytes to the sum of the inputs' bytes(): a platform calls it when the
+  // task starts (Timing::input_bytes says why then). By whoever runs the attempt.
+  void take_input_bytes() {
+    double sum = 0;
+    for (const auto& a : args())
+      if (a.in) sum += static_cast<double>(a.in->bytes());
+    timing().input_bytes = sum;
+  }
   // [[cei::significance]] of this task, 0..100, from its arguments: 100 for a CE without one.
   // Known once the scheduler has decided quality() (before the policy sees its candidates);
   // thread-safe from then on.

@@ -106,6 +106,9 @@ class TaskContext : public Task {
   template <class Publish>
   bool commit(int attempt, Publish&& publish) {
     if (!claim(attempt)) return false;
+    // A platform that did not take them at the start: still before the program may change
+    // the objects some inputs are (Timing::input_bytes).
+    if (timing_.input_bytes < 0) take_input_bytes();
     publish();
     done();
     return true;
