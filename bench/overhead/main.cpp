@@ -127,7 +127,7 @@ int cei_child(const Options& o) {
     line("bytes", o.memory_of, bench::cei_bytes_in_flight(o.memory_of, o.memory_tasks));
     return 0;
   }
-  bench::cei_time("independent", 1000);  // warm up: runtime start, worker threads
+  bench::cei_warm_up();
   for (auto& p : o.patterns)
     for (int r = 0; r < o.runs; ++r) line("time", p, bench::cei_time(p, o.tasks));
   return 0;
