@@ -39,6 +39,15 @@ class BlockPool {
     Node* n = c.head;
     c.head = n->next;
     --c.count;
+    // The next block was last written on the worker that freed it, and is likely still in that
+    // core's cache: ask for its lines now, for writing, so that the transfers overlap this task's
+    // submission instead of stalling the next one at its first atomic operation. (H100 machine,
+    // 16 vCPUs, 320-470 ns a transfer between most pairs: per empty task, 4 interleaved rounds
+    // at 1-16 workers, fan 0.93-1.15 -> 0.83-0.90 us, independent 0.60-0.78 -> 0.56-0.67, chain
+    // 0.49-0.80 -> 0.48-0.53.)
+    if (c.head)
+      for (std::size_t off = 0; off < Size; off += 64)
+        __builtin_prefetch(reinterpret_cast<const char*>(c.head) + off, 1, 3);
     return n;
   }
 
