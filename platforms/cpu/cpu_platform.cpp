@@ -5,6 +5,7 @@
 #include <cei/rt/native.hpp>
 
 #include <algorithm>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -124,6 +125,7 @@ void CpuPlatform::run(TaskContext& t, int lane) {
   std::fill(fresh, fresh + n, nullptr);
   Clock::time_point start{}, end{};
   MeterSampler::RunId run = 0;
+  std::exception_ptr thrown;
   auto drop_fresh = [&] {
     for (std::size_t i = 0; i < n; ++i)
       if (fresh[i]) args[i].type->destroy(fresh[i]);
@@ -163,10 +165,15 @@ void CpuPlatform::run(TaskContext& t, int lane) {
     end = Clock::now();
     end_run(run, t.id(), start, end);  // the CE threw: it ran until now
     drop_fresh();
+    thrown = std::current_exception();
+  }
+  // Settled once out of the handler, which holds the exception until it is left: the program may
+  // observe it, and let it go, as soon as the task is settled.
+  if (thrown) {
     if (!t.claim(attempt)) return;
     tm.start = start == Clock::time_point{} ? end : start;
     tm.end = end;
-    return t.threw(std::current_exception());
+    return t.threw(std::move(thrown));
   }
   const bool committed = t.commit(attempt, [&] {
     tm.start = start;
