@@ -44,6 +44,12 @@ function(cei_add_application NAME)
   set(ceic_args "$<$<BOOL:${incs}>:-I$<JOIN:${incs},$<SEMICOLON>-I>>" "$<$<BOOL:${defs}>:-D$<JOIN:${defs},$<SEMICOLON>-D>>"
                 "-std=c++20")
   set(ceic "$<TARGET_FILE:CEI::ceic>")
+  # ceic leaves an output whose text is unchanged as it was, and Ninja then builds nothing after
+  # it; other generators (Make) would take that output as out of date at every later build.
+  set(ceic_write)
+  if(NOT CMAKE_GENERATOR MATCHES "Ninja")
+    set(ceic_write --always-write)
+  endif()
 
   # The depfile names the kernel files the registry embeds, listed in KERNELS or not. (CMP0116:
   # CMake, not the caller's policies, maps its absolute paths onto the build tree's.)
@@ -51,7 +57,7 @@ function(cei_add_application NAME)
   cmake_policy(SET CMP0116 NEW)
   add_custom_command(OUTPUT "${registry_cpp}" "${registry_hpp}"
     COMMAND "${ceic}" --registry ${cei_flags} -o "${registry_cpp}" -H "${registry_hpp}"
-            --depfile "${gen}/${NAME}_registry.d" -- ${ceic_args}
+            --depfile "${gen}/${NAME}_registry.d" ${ceic_write} -- ${ceic_args}
     DEPENDS ${abs_ceis} ${abs_kernels} "${ceic}"
     DEPFILE "${gen}/${NAME}_registry.d"
     COMMENT "ceic: CE registry of ${NAME}"
@@ -71,7 +77,8 @@ function(cei_add_application NAME)
     # fails, this step does not run, so each mistake is printed once, not once per source.
     add_custom_command(OUTPUT "${out}"
       COMMAND "${ceic}" --instrument "${abs}" ${cei_flags} -o "${out}"
-              --registry-header "${NAME}_registry.hpp" ${ARG_CEIC_OPTIONS} -- ${ceic_args}
+              --registry-header "${NAME}_registry.hpp" ${ARG_CEIC_OPTIONS} ${ceic_write}
+              -- ${ceic_args}
       DEPENDS "${abs}" ${abs_ceis} "${registry_hpp}" "${ceic}"
       COMMENT "ceic: instrumenting ${rel}"
       COMMAND_EXPAND_LISTS VERBATIM)

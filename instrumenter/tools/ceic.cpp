@@ -4,12 +4,17 @@
 //        [-- compiler args]
 //   ceic --instrument SRC --cei H [--cei H2 ...] -o OUT.cpp [--registry-header NAME] [--no-sync]
 //        [-- args]
+// An output whose text did not change is left as it was, so that Ninja (which looks at a step's
+// outputs again after it ran) compiles nothing more; --always-write writes it anyway, for Make,
+// which takes an output older than its inputs as out of date at every build.
 // --no-sync leaves out the waits the analysis inserts: only to show what they buy (tests).
 // Compiler args are the target's -I / -D / -std. Errors go to stderr as file:line:col: error: ...
 // and make the exit status 2. --registry also checks each CE's OpenCL kernel against the CE
 // (kernel_check.hpp): it is the one step of a build that reports the CEI headers' mistakes.
 // --depfile writes a Make-style depfile: the registry embeds the kernel files, so the build reruns
-// it when one changes, whether the application lists it in KERNELS or not.
+// it when one changes, whether the application lists it in KERNELS or not. The CEI headers are
+// listed too: Ninja takes an empty depfile for a missing one and reran the registry step of an
+// application without kernels at every build.
 #include <cei/frontend.hpp>
 #include <cei/instrument/kernel_check.hpp>
 #include <cei/instrument/registry_gen.hpp>
@@ -30,6 +35,7 @@ struct Options {
   std::string input;
   std::vector<std::string> ceis;
   std::string out, header_out, depfile, registry_header = "cei_registry.hpp";
+  bool always_write = false;
   std::vector<std::string> compiler_args;
   cei::instrument::Options instrument;
 };
@@ -37,9 +43,9 @@ struct Options {
 constexpr const char* usage =
     "usage: ceic --dump-cei FILE [-- args]\n"
     "       ceic --registry --cei H [--cei H2] -o registry.cpp -H registry.hpp [--depfile F] "
-    "[-- args]\n"
+    "[--always-write] [-- args]\n"
     "       ceic --instrument SRC --cei H [--cei H2] -o OUT.cpp [--registry-header NAME] "
-    "[--no-sync] [-- args]\n";
+    "[--no-sync] [--always-write] [-- args]\n";
 
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
@@ -55,6 +61,9 @@ std::optional<Options> parse(int argc, char** argv) {
       break;
     } else if (a == "--no-sync") {
       o.instrument.insert_syncs = false;
+      continue;
+    } else if (a == "--always-write") {
+      o.always_write = true;
       continue;
     } else if (a == "--registry") {
       o.mode = "registry";
@@ -86,9 +95,10 @@ std::optional<Options> parse(int argc, char** argv) {
   return o;
 }
 
-// Written only when changed, so that the build does not recompile what did not change.
-bool write_file(const std::string& path, const std::string& text) {
-  {
+// Written only when changed (unless `always`), so that the build does not recompile what did not
+// change.
+bool write_file(const std::string& path, const std::string& text, bool always) {
+  if (!always) {
     std::ifstream in(path, std::ios::binary);
     std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in && old == text) return true;
@@ -114,16 +124,20 @@ std::string depfile_rule(const std::string& target, const std::vector<cei::model
     return out;
   };
   std::string rule = escaped(target) + ":";
-  std::set<std::string> kernels;
-  for (const auto& m : models)
+  std::set<std::string> listed;
+  auto add = [&](const std::string& path) {
+    if (!listed.insert(path).second) return;
+    // Two appends, not `" " + escaped(...)`: GCC 12 at -O3 reports that operator+ as an
+    // overlapping memcpy (-Wrestrict, a false positive).
+    rule += ' ';
+    rule += escaped(path);
+  };
+  for (const auto& m : models) {
+    add(m.header);
     for (const auto& ce : m.ces)
       for (const auto* cl : {&ce.opencl, &ce.opencl_approximate})
-        if (*cl && kernels.insert((*cl)->kernel_path).second) {
-          // Two appends, not `" " + escaped(...)`: GCC 12 at -O3 reports that operator+ as an
-          // overlapping memcpy (-Wrestrict, a false positive).
-          rule += ' ';
-          rule += escaped((*cl)->kernel_path);
-        }
+        if (*cl) add((*cl)->kernel_path);
+  }
   return rule + "\n";
 }
 
@@ -157,10 +171,12 @@ int main(int argc, char** argv) {
     try {
       auto include = std::filesystem::path(opts->header_out).filename().string();
       std::string cpp = cei::instrument::registry_source(models, include);
-      if (!write_file(opts->header_out, cei::instrument::registry_header(models))) return 1;
-      if (!opts->depfile.empty() && !write_file(opts->depfile, depfile_rule(opts->out, models)))
+      const bool always = opts->always_write;
+      if (!write_file(opts->header_out, cei::instrument::registry_header(models), always)) return 1;
+      if (!opts->depfile.empty() &&
+          !write_file(opts->depfile, depfile_rule(opts->out, models), always))
         return 1;
-      return write_file(opts->out, cpp) ? report(diags) : 1;
+      return write_file(opts->out, cpp, always) ? report(diags) : 1;
     } catch (const std::exception& e) {
       std::cerr << "ceic: error: " << e.what() << "\n";
       return 1;
@@ -172,5 +188,5 @@ int main(int argc, char** argv) {
     report(diags);
     return 2;
   }
-  return write_file(opts->out, *out) ? report(diags) : 1;
+  return write_file(opts->out, *out, opts->always_write) ? report(diags) : 1;
 }
