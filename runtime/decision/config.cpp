@@ -2,6 +2,7 @@
 #include <cei/rt/decision/env.hpp>
 
 #include <toml++/toml.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -483,6 +484,25 @@ void check_cei_remote() {
   }
 }
 
+// A file the run writes when it ends (CEI_TRACE, CEI_GRAPH): one it cannot create there would be
+// found out only after the whole run, and the run's record lost, so it is refused at launch.
+void check_output_file(const char* name) {
+  const char* p = std::getenv(name);
+  if (!p || !*p) return;
+  namespace fs = std::filesystem;
+  const fs::path path(p);
+  std::error_code ec;
+  const auto refuse = [&](const std::string& why) {
+    throw ConfigError(name, 0, name, "cannot write '" + std::string(p) + "': " + why);
+  };
+  if (fs::is_directory(path, ec)) refuse("it is a directory");
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) refuse("no directory '" + dir.string() + "'");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0 && !fs::exists(path, ec))
+    refuse("the directory '" + dir.string() + "' is not writable");
+  if (fs::exists(path, ec) && ::access(p, W_OK) != 0) refuse("the file is not writable");
+}
+
 // The environment variables read by other parts (the runtime's, the OpenCL platforms'), checked
 // here so that a mistake stops the program at launch with the variable's name instead of being
 // taken silently or taking a platform down.
@@ -499,6 +519,8 @@ void check_other_variables() {
   }
   env_flag("CEI_SUMMARY");
   env_flag("CEI_PROGRESS");
+  check_output_file("CEI_TRACE");
+  check_output_file("CEI_GRAPH");
   opencl_env();
   if (const char* dir = std::getenv("CEI_OPENCL_CACHE");
       dir && *dir && std::string_view(dir) != "off") {

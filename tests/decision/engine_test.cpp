@@ -184,6 +184,10 @@ std::vector<BadValue> bad_values() {
       {"CEI_REMOTE", "n=http://h:1/x,token=T,per_gb=inf",
        "CEI_REMOTE: per_gb: expected a number >= 0, got 'inf'"},
       {"CEI_PROFILE", "/dev/zero", "/dev/zero: not a regular file"},
+      {"CEI_TRACE", dir + "/no-such-dir/trace.json",
+       "CEI_TRACE: cannot write '" + dir + "/no-such-dir/trace.json': no directory '" + dir +
+           "/no-such-dir'"},
+      {"CEI_GRAPH", dir, "CEI_GRAPH: cannot write '" + dir + "': it is a directory"},
       {"CEI_OPENCL_OPEN", "later", "CEI_OPENCL_OPEN: expected first or background, got 'later'"},
   };
 }
