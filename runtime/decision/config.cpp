@@ -484,8 +484,9 @@ void check_cei_remote() {
   }
 }
 
-// A file the run writes when it ends (CEI_TRACE, CEI_GRAPH): one it cannot create there would be
-// found out only after the whole run, and the run's record lost, so it is refused at launch.
+// A file the run writes when it ends (CEI_TRACE, CEI_GRAPH, a new CEI_PROFILE): one it cannot
+// create there would be found out only after the whole run, and the run's record lost, so it is
+// refused at launch.
 void check_output_file(const char* name) {
   const char* p = std::getenv(name);
   if (!p || !*p) return;
@@ -521,6 +522,12 @@ void check_other_variables() {
   env_flag("CEI_PROGRESS");
   check_output_file("CEI_TRACE");
   check_output_file("CEI_GRAPH");
+  // The profile is saved at exit too. One that exists is read, and may be shared read-only (its
+  // save then fails with a message); one that does not is only to be written.
+  if (const char* profile = std::getenv("CEI_PROFILE"); profile && *profile) {
+    std::error_code ec;
+    if (!std::filesystem::exists(profile, ec)) check_output_file("CEI_PROFILE");
+  }
   opencl_env();
   if (const char* dir = std::getenv("CEI_OPENCL_CACHE");
       dir && *dir && std::string_view(dir) != "off") {

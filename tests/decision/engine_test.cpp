@@ -188,6 +188,8 @@ std::vector<BadValue> bad_values() {
        "CEI_TRACE: cannot write '" + dir + "/no-such-dir/trace.json': no directory '" + dir +
            "/no-such-dir'"},
       {"CEI_GRAPH", dir, "CEI_GRAPH: cannot write '" + dir + "': it is a directory"},
+      {"CEI_PROFILE", dir + "/no-such-dir/profile.json",
+       "CEI_PROFILE: cannot write '" + dir + "/no-such-dir/profile.json': no directory"},
       {"CEI_OPENCL_OPEN", "later", "CEI_OPENCL_OPEN: expected first or background, got 'later'"},
   };
 }
