@@ -12,6 +12,8 @@
 #include <fstream>
 #include <string>
 
+#include <sys/wait.h>
+
 namespace cei::rt::test {
 namespace {
 
@@ -57,10 +59,24 @@ TEST(CeiProf, PrintsModelsAndPlotsOnePngPerVersion) {
     EXPECT_GT(fs::file_size(dir / "plots" / png), 10'000u) << png;  // axes, points and curves
   }
 
+  // Bad input: status 2, what was wrong named.
   EXPECT_NE(run(std::string(CEI_PROF_EXE) + " " + (dir / "missing.json").string(), &status)
                 .find("cannot open profile"),
             std::string::npos);
-  EXPECT_NE(status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status;
+  std::ofstream(dir / "file") << "x";  // -o under a file: no folder can be made there
+  const std::string unwritable = (dir / "file" / "plots").string();
+  EXPECT_NE(
+      run(std::string(CEI_PROF_EXE) + " " + (dir / "profile.json").string() + " -o " + unwritable,
+          &status)
+          .find("cei-prof: " + unwritable),
+      std::string::npos);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status;
+  EXPECT_NE(
+      run(std::string(CEI_PROF_EXE) + " " + (dir / "profile.json").string() + " --bogus", &status)
+          .find("--bogus"),
+      std::string::npos);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status;
   fs::remove_all(dir);
 }
 

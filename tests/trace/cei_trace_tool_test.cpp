@@ -9,6 +9,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
+
+#include <sys/wait.h>
 
 namespace cei::rt::trace {
 namespace {
@@ -49,10 +53,16 @@ class CeiTraceTool : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
+  // The tool's exit status (-1 if it did not exit).
   int tool(const std::string& args) {
     const std::string cmd =
         std::string(CEI_TRACE_TOOL) + " " + args + " > " + (dir_ / "out.txt").string() + " 2>&1";
-    return std::system(cmd.c_str());
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  std::string output() const {
+    std::ifstream in(dir_ / "out.txt");
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   }
   fs::path dir_;
 };
@@ -78,10 +88,19 @@ TEST_F(CeiTraceTool, FitsTheHeightToTheLanes) {
   EXPECT_LE(s.height, 5u * 26u + 34u + 34u + 22u + 40u);
 }
 
-TEST_F(CeiTraceTool, RefusesAFileThatIsNotATrace) {
+TEST_F(CeiTraceTool, RefusesAFileThatIsNotATraceWithStatus2) {
   std::ofstream(dir_ / "bad.json") << R"({"hello": 1})";
-  EXPECT_NE(tool((dir_ / "bad.json").string() + " -o " + (dir_ / "bad.png").string()), 0);
+  EXPECT_EQ(tool((dir_ / "bad.json").string() + " -o " + (dir_ / "bad.png").string()), 2);
+  EXPECT_NE(output().find("bad.json"), std::string::npos) << output();
   EXPECT_FALSE(fs::exists(dir_ / "bad.png"));
+}
+
+TEST_F(CeiTraceTool, RefusesABadOptionAndAnUnwritableImageWithStatus2) {
+  EXPECT_EQ(tool((dir_ / "trace.json").string() + " --widht 10"), 2);
+  EXPECT_NE(output().find("--widht"), std::string::npos) << output();
+  EXPECT_EQ(tool((dir_ / "trace.json").string() + " -o " + (dir_ / "no-such/t.png").string()), 2);
+  EXPECT_NE(output().find("cannot write"), std::string::npos) << output();
+  EXPECT_EQ(tool("--help"), 0);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -151,9 +152,12 @@ void plot(const std::string& title, const std::vector<const ProfileModel*>& curv
     cairo_move_to(cr, W - R + 28, ly + 18);
     cairo_show_text(cr, cei::rt::to_string(m.fit.kind));
   }
-  cairo_surface_write_to_png(surface, file.c_str());
+  const cairo_status_t written = cairo_surface_write_to_png(surface, file.c_str());
   cairo_destroy(cr);
   cairo_surface_destroy(surface);
+  if (written != CAIRO_STATUS_SUCCESS)
+    throw std::runtime_error("cannot write " + file.string() + ": " +
+                             cairo_status_to_string(written));
 }
 
 std::string file_name(std::string s) {
@@ -169,27 +173,37 @@ int main(int argc, char** argv) {
   std::string profile, out_dir;
   app.add_option("profile", profile, "profile JSON (what CEI_PROFILE saved)")->required();
   app.add_option("-o,--output", out_dir, "folder for one PNG per CE version");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; a bad option or value exits 2 after naming it.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
 
   cei::rt::ProfileStore store;
   try {
     store.load(profile);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cei-prof: %s\n", e.what());
-    return 1;
+    return 2;
   }
   const auto models = store.models();
   if (models.empty()) std::printf("%s: no history\n", profile.c_str());
   print_models(models);
   if (out_dir.empty()) return 0;
 
-  std::filesystem::create_directories(out_dir);
-  std::map<std::pair<std::string, std::string>, std::vector<const ProfileModel*>> by_version;
-  for (const auto& m : models) by_version[{m.key.ce, m.key.impl}].push_back(&m);
-  for (const auto& [key, curves] : by_version) {
-    auto file = std::filesystem::path(out_dir) / file_name(key.first + "-" + key.second + ".png");
-    plot(key.first + " [" + key.second + "]", curves, file);
-    std::printf("wrote %s\n", file.c_str());
+  try {
+    std::filesystem::create_directories(out_dir);
+    std::map<std::pair<std::string, std::string>, std::vector<const ProfileModel*>> by_version;
+    for (const auto& m : models) by_version[{m.key.ce, m.key.impl}].push_back(&m);
+    for (const auto& [key, curves] : by_version) {
+      auto file = std::filesystem::path(out_dir) / file_name(key.first + "-" + key.second + ".png");
+      plot(key.first + " [" + key.second + "]", curves, file);
+      std::printf("wrote %s\n", file.c_str());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cei-prof: %s: %s\n", out_dir.c_str(), e.what());
+    return 2;
   }
   return 0;
 }

@@ -19,7 +19,12 @@ int main(int argc, char** argv) {
   app.add_option("--width", opt.width, "image width in pixels")->capture_default_str();
   app.add_option("--height", opt.height, "image height in pixels (0: fit the lanes)");
   app.add_option("--title", opt.title, "title (default: the trace's file name)");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; a bad option or value exits 2 after naming it.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
 
   try {
     std::ifstream in(input);
@@ -31,6 +36,6 @@ int main(int argc, char** argv) {
                tl.tasks);
   } catch (const std::exception& e) {
     fmt::print(stderr, "cei-trace: {}: {}\n", input, e.what());
-    return 1;
+    return 2;
   }
 }
