@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bezier.hpp"
+#include "example_main.hpp"
 #include "image_io.hpp"
 
 namespace {
@@ -26,10 +27,10 @@ cei::Matrix<float> random_control(unsigned seed) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const int block = argc > 1 ? std::stoi(argv[1]) : 256;
+int run(int argc, char** argv) {
+  const int block = examples::positive(argc, argv, 1, 256);
   const std::string out = argc > 2 ? argv[2] : "bezier.png";
-  const int resolution = argc > 3 ? std::stoi(argv[3]) : 1024;
+  const int resolution = examples::positive(argc, argv, 3, 1024);
   if (block < 1 || resolution < 2 || resolution % block != 0) {
     std::fprintf(stderr, "usage: %s [BLOCK] [OUT.png] [RESOLUTION]  (BLOCK divides RESOLUTION)\n",
                  argv[0]);

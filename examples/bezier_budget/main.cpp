@@ -13,12 +13,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <cei/cei.hpp>
 
 #include "budget_patch.hpp"
+#include "example_main.hpp"
 
 namespace {
 
@@ -62,16 +64,14 @@ std::optional<double> number(const std::string& s) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   const std::string goal = argc > 1 ? argv[1] : "none";
-  const auto block_arg = number(argc > 2 ? argv[2] : "64");
-  const auto resolution_arg = number(argc > 3 ? argv[3] : "1024");
+  const int block = examples::positive(argc, argv, 2, 64);
+  const int resolution = examples::positive(argc, argv, 3, 1024);
   const std::string out = argc > 4 ? argv[4] : "surface.f32";
   const std::string ref = argc > 5 ? argv[5] : "";
-  if (!block_arg || !resolution_arg) usage(argv[0], "BLOCK and RESOLUTION are integers");
-  const int block = static_cast<int>(*block_arg), resolution = static_cast<int>(*resolution_arg);
   if (block < 2 || resolution < 2 || resolution % block != 0)
-    usage(argv[0], "bad BLOCK or RESOLUTION");
+    usage(argv[0], "BLOCK and RESOLUTION are whole numbers, BLOCK at least 2");
   std::optional<double> budget_j, ratio;
   if (goal.rfind("ratio:", 0) == 0) {
     ratio = number(goal.substr(6));
@@ -101,9 +101,10 @@ int main(int argc, char** argv) {
     for (int c = 0; c < resolution; ++c)
       surface[static_cast<std::size_t>(r) * resolution + c] =
           blocks[(r / block) * nb + c / block](r % block, c % block);
-  std::ofstream(out, std::ios::binary)
-      .write(reinterpret_cast<const char*>(surface.data()),
+  std::ofstream file(out, std::ios::binary);
+  file.write(reinterpret_cast<const char*>(surface.data()),
              static_cast<std::streamsize>(surface.size() * sizeof(float)));
+  if (!file.flush()) throw std::runtime_error("cannot write " + out);
   std::printf("bezier_budget: %dx%d points, block=%d tasks=%d goal=%s\n", resolution, resolution,
               block, nb * nb, goal.c_str());
   double sum = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "canny.hpp"
+#include "example_main.hpp"
 #include "image_io.hpp"
 
 #ifndef CANNY_DEFAULT_IMAGE
@@ -34,8 +35,8 @@ cei::Matrix<int> frame(const cei::Matrix<int>& photo, int f, int n) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const int frames = argc > 1 ? std::stoi(argv[1]) : 30;
+int run(int argc, char** argv) {
+  const int frames = examples::positive(argc, argv, 1, 30);
   const std::filesystem::path outdir = argc > 2 ? argv[2] : "canny-out";
   const std::string image = argc > 3 ? argv[3] : CANNY_DEFAULT_IMAGE;
   const cei::Matrix<int> photo = read_gray(image);

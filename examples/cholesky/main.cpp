@@ -13,6 +13,7 @@
 #include <cei/cei.hpp>
 
 #include "cholesky.hpp"
+#include "example_main.hpp"
 
 namespace {
 
@@ -44,16 +45,9 @@ float l_at(const std::vector<cei::Matrix<float>>& L, std::size_t i, std::size_t 
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  // A positive whole number, or 0 for anything else (then the usage below).
-  auto count = [&](int i, std::size_t fallback) -> std::size_t {
-    if (argc <= i) return fallback;
-    const std::string arg = argv[i];
-    if (arg.empty() || arg.size() > 9 || arg.find_first_not_of("0123456789") != std::string::npos)
-      return 0;
-    return std::stoul(arg);
-  };
-  const std::size_t n = count(1, 2048), tiles = count(2, 8);
+int run(int argc, char** argv) {
+  const std::size_t n = examples::positive<std::size_t>(argc, argv, 1, 2048);
+  const std::size_t tiles = examples::positive<std::size_t>(argc, argv, 2, 8);
   if (n == 0 || tiles == 0 || n % tiles != 0) {
     std::fprintf(stderr, "usage: %s [N] [TILES]  (whole numbers; TILES must divide N)\n", argv[0]);
     return 2;

@@ -9,6 +9,7 @@
 
 #include "dataset.hpp"
 #include "digits.hpp"
+#include "example_main.hpp"
 
 #ifndef DIGITS_DEFAULT_WEIGHTS
 #define DIGITS_DEFAULT_WEIGHTS "digits.weights"
@@ -17,9 +18,9 @@
 #define DIGITS_DEFAULT_DATA "data/digits.csv.gz"
 #endif
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   using digits::kChannels1, digits::kChannels2, digits::kClasses, digits::kFeatures;
-  const int batch = argc > 1 ? std::stoi(argv[1]) : 256;
+  const int batch = examples::positive(argc, argv, 1, 256);
   const std::string weights_path = argc > 2 ? argv[2] : DIGITS_DEFAULT_WEIGHTS;
   const std::string data_path = argc > 3 ? argv[3] : DIGITS_DEFAULT_DATA;
   if (batch < 1) {

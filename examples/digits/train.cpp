@@ -10,6 +10,7 @@
 
 #include "dataset.hpp"
 #include "digits.hpp"
+#include "example_main.hpp"
 
 namespace {
 
@@ -84,12 +85,12 @@ struct Momentum {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc < 3) {
+int run(int argc, char** argv) {
+  const int epochs = examples::positive(argc, argv, 3, 30);
+  if (argc < 3 || epochs == 0) {
     std::fprintf(stderr, "usage: %s DATA.csv.gz OUT.weights [EPOCHS]\n", argv[0]);
     return 2;
   }
-  const int epochs = argc > 3 ? std::stoi(argv[3]) : 30;
   const digits::Dataset train = digits::split(digits::load_dataset(argv[1]), digits::Part::Train);
 
   std::mt19937 rng(2024);

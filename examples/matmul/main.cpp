@@ -5,13 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "example_main.hpp"
 #include "matmul.hpp"
 #include "tiles.hpp"
 
-int main(int argc, char** argv) {
-  const std::size_t n = argc > 1 ? std::stoul(argv[1]) : 512;
-  const std::size_t block = argc > 2 ? std::stoul(argv[2]) : 128;
-  if (block == 0 || n % block != 0) {
+int run(int argc, char** argv) {
+  const std::size_t n = examples::positive<std::size_t>(argc, argv, 1, 512);
+  const std::size_t block = examples::positive<std::size_t>(argc, argv, 2, 128);
+  if (n == 0 || block == 0 || n % block != 0) {
     std::fprintf(stderr, "usage: %s [N] [BLOCK]  (N must be a multiple of BLOCK)\n", argv[0]);
     return 2;
   }
