@@ -386,9 +386,12 @@ TEST(RemoteNodeHardening, TheDefaultExecutorRunsTasksInParallel) {
   std::filesystem::remove(fifo);
 }
 
-// The node's own options: a bad value exits 2 naming the option, before anything listens.
+// The node's own options: a bad value exits 2 naming the option, before anything listens; so
+// does an option the chosen executor would not use.
 TEST(RemoteNodeHardening, ABadOptionExits2NamingIt) {
-  for (std::string bad : {"--rate-window-s 0", "--executor bogus", "--max-data-mb -1"}) {
+  for (std::string bad :
+       {"--rate-window-s 0", "--executor bogus", "--max-data-mb -1", "--platforms /dev/null",
+        "--threads 2 --executor runtime", "--task-timeout-ms 5 --executor direct"}) {
     SCOPED_TRACE(bad);
     std::string cmd = std::string(CEI_TEST_WORKER) + " --token-file /dev/null " + bad + " 2>&1";
     FILE* out = popen(cmd.c_str(), "r");

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 namespace cei::worker {
 namespace {
@@ -90,6 +92,17 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
     // --help and --version exit 0; a bad option or value exits 2 after naming it.
     return app.exit(e) == 0 ? 0 : 2;
   }
+  // An option the chosen executor would not use is refused, not dropped: a node started with
+  // --platforms and the default executor would run every task natively on the CPU.
+  for (const auto& [option, executors] :
+       {std::pair<const char*, const char*>{"--platforms", "runtime"},
+        {"--threads", "process or direct"},
+        {"--task-timeout-ms", "process"}})
+    if (app.count(option) && std::string_view(executors).find(executor) == std::string_view::npos) {
+      std::cerr << option << ": not used by --executor " << executor << " (only by --executor "
+                << executors << ")\nRun with --help for more information.\n";
+      return 2;
+    }
   try {
     o.token = read_token(token_file);
     o.max_body_bytes = static_cast<std::size_t>(max_body_mb * (1 << 20));
