@@ -31,8 +31,8 @@ T positive(int argc, char** argv, int i, T fallback) {
   const std::string_view arg = argv[i];
   T value{};
   const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), value);
-  if (arg.empty() || arg.front() == '-' || ec != std::errc{} || end != arg.data() + arg.size())
-    return 0;
+  // from_chars takes a sign for signed T; a count has none.
+  if (ec != std::errc{} || end != arg.data() + arg.size() || arg.front() == '-') return 0;
   return value;
 }
 

@@ -497,11 +497,14 @@ void check_output_file(const char* name) {
     throw ConfigError(name, 0, name, "cannot write '" + std::string(p) + "': " + why);
   };
   if (fs::is_directory(path, ec)) refuse("it is a directory");
+  if (fs::exists(path, ec)) {
+    if (::access(p, W_OK) != 0) refuse("the file is not writable");
+    return;
+  }
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   if (!fs::is_directory(dir, ec)) refuse("no directory '" + dir.string() + "'");
-  if (::access(dir.c_str(), W_OK | X_OK) != 0 && !fs::exists(path, ec))
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
     refuse("the directory '" + dir.string() + "' is not writable");
-  if (fs::exists(path, ec) && ::access(p, W_OK) != 0) refuse("the file is not writable");
 }
 
 // The environment variables read by other parts (the runtime's, the OpenCL platforms'), checked

@@ -11,6 +11,8 @@
 //   Job* j = q.steal();             // any thread
 #pragma once
 
+#include "cache_line.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -19,8 +21,6 @@
 #include <vector>
 
 namespace cei::rt {
-
-inline constexpr std::size_t kCacheLine = 64;
 
 template <typename T>
 class WorkStealingDeque {
