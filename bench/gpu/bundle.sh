@@ -16,7 +16,8 @@ done
 PROGRAMS+=(examples/bezier_budget/bezier_budget examples/bezier_budget/bezier_budget-seq)
 PROGRAMS+=(bench/overhead/cei-bench-overhead bench/opencl/cei_opencl_bench
            bench/remote/cei-bench-remote bench/starpu/cei-starpu-matmul
-           bench/second_thoughts/cei_bench_rethink bench/policies/cei_policies_bench)
+           bench/second_thoughts/cei_bench_rethink bench/policies/cei_policies_bench
+           bench/cholesky/cei-lapacke-spotrf)
 
 if [ "${CEI_BUNDLE_NO_BUILD:-0}" != 1 ]; then
   [ -f "$BUILD/build.ninja" ] || bash scripts/build.sh
@@ -78,6 +79,7 @@ cp data/china.jpg data/digits.csv.gz "$OUT/data/"
 cp bench/suite/suite.py bench/suite/report.py "$OUT/bench/suite/"
 cp bench/gpu/run.sh bench/gpu/headline.sh bench/gpu/hang.sh "$OUT/"
 cp bench/cholesky/run.sh "$OUT/cholesky.sh"
+cp bench/cholesky/cusolver.py "$OUT/"  # cholesky.sh's cuSOLVER row, beside it
 cp bench/startup/run.sh "$OUT/startup.sh"
 cp bench/budget/sweep.py "$OUT/sweep.py"
 echo "bundle: $OUT ($(du -sh "$OUT" | cut -f1)); on the GPU machine: bash $OUT/run.sh [OUTDIR] [--quick]"
