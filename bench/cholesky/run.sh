@@ -6,6 +6,8 @@
 # single-precision matrix, same flop count (N^3/3). Prints a Markdown table of the median GFlop/s
 # of REPS runs per configuration and its ratio to LAPACKE; every run's figure goes to stderr.
 #   bench/cholesky/run.sh BUILD_DIR [N=2048] [TILES=8] [REPS=5]
+# CHOLESKY_ROWS=lapacke,cusolver,cpu,first,profiled,opencl,starpu (the default: all) picks rows,
+# e.g. to leave out the slow ones at large N.
 # STARPU_CHOLESKY=path overrides where cholesky_implicit is looked for (dpkg -L starpu-examples).
 set -euo pipefail
 build=${1:?usage: run.sh BUILD_DIR [N=2048] [TILES=8] [REPS=5]}
@@ -30,6 +32,8 @@ starpu_run() { env STARPU_SILENT=1 "$@" "$starpu" -size "$n" -nblocks "$tiles" |
 lapacke_runs() { "$lapacke" "$n" "$reps" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
 cusolver_runs() { python3 "$here/cusolver.py" "$n" "$reps" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
 
+rows=",${CHOLESKY_ROWS:-lapacke,cusolver,cpu,first,profiled,opencl,starpu},"
+want() { [[ $rows == *",$1,"* ]]; }
 reference=""  # LAPACKE's median: every row's ratio is to it
 row() {  # row PROGRAM CONFIGURATION RUNNER ENV...
   local program=$1 config=$2 runner=$3
@@ -51,22 +55,28 @@ echo "N=$n, ${tiles}x$tiles tiles, $(nproc) cores ($(grep -m1 'model name' /proc
 echo
 echo "| program | configuration | GFlop/s | vs LAPACKE |"
 echo "|---|---|---|---|"
-if [ -x "$lapacke" ]; then
+if ! want lapacke; then
+  :
+elif [ -x "$lapacke" ]; then
   mapfile -t runs < <(lapacke_runs)
   reference=$(printf '%s\n' "${runs[@]}" | median)
   emit LAPACKE "spotrf on the whole matrix, $(nproc) BLAS threads" "${runs[@]}"
 else
   echo "run.sh: no $lapacke (build the target cei-lapacke-spotrf): LAPACKE row skipped" >&2
 fi
-if mapfile -t runs < <(cusolver_runs 2>/dev/null) && ((${#runs[@]})); then
+if want cusolver && mapfile -t runs < <(cusolver_runs 2>/dev/null) && ((${#runs[@]})); then
   emit cuSOLVER "torch.linalg.cholesky, data on the GPU" "${runs[@]}"
 fi
-row CEI "CEI_PLATFORMS=cpu-only.toml (cpu only)" cei_run CEI_PLATFORMS="$work/cpu-only.toml"
-row CEI "default platforms, first run (no profile)" cei_run
-CEI_PROFILE="$work/profile.json" "$chol" "$n" "$tiles" >/dev/null  # trains it
-row CEI "default platforms, CEI_PROFILE saved" cei_run CEI_PROFILE="$work/profile.json"
-row CEI "default platforms, CEI_POLICY=only:opencl0" cei_run CEI_POLICY=only:opencl0
-if [ -n "$starpu" ] && [ -x "$starpu" ]; then
+! want cpu || row CEI "CEI_PLATFORMS=cpu-only.toml (cpu only)" cei_run CEI_PLATFORMS="$work/cpu-only.toml"
+! want first || row CEI "default platforms, first run (no profile)" cei_run
+if want profiled; then
+  CEI_PROFILE="$work/profile.json" "$chol" "$n" "$tiles" >/dev/null  # trains it
+  row CEI "default platforms, CEI_PROFILE saved" cei_run CEI_PROFILE="$work/profile.json"
+fi
+! want opencl || row CEI "default platforms, CEI_POLICY=only:opencl0" cei_run CEI_POLICY=only:opencl0
+if ! want starpu; then
+  :
+elif [ -n "$starpu" ] && [ -x "$starpu" ]; then
   starpu_run >/dev/null  # StarPU calibrates the bus on its first run on a machine
   # Debian's StarPU has OpenCL: each OpenCL device takes a core for its driver thread, though
   # cholesky_implicit has no OpenCL codelets; STARPU_NOPENCL=0 gives every core to CPU workers.
