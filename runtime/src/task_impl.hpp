@@ -6,7 +6,9 @@
 
 #include <cei/rt/task_context.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,12 +36,27 @@ class TaskImpl final : public TaskContext {
   int open_attempt();
 
   int retries_done = 0;
-  // priority(): 1 once RuntimeCore::link sees a dependant submitted, else 0.
+  // priority(): the class of upward_s against dur_s (rank_class), kept by RuntimeCore::link.
   using TaskContext::rank;
+  // The forecast duration the ranks count for this task, set at submission, and its upward rank:
+  // dur_s plus the longest upward rank of the tasks known to read its results (raised as they
+  // are submitted, RuntimeCore::link).
+  float dur_s = 0;
+  std::atomic<float> upward_s{0};
+  // Raises upward_s to at least `rank` (thread-safe): true when its class rose (a task already
+  // queued ready is queued again, Platform::promote).
+  bool raise_rank(float rank);
+  // Set (release) just before the task is submitted to `platform`, for promote: read by other
+  // threads while it waits there.
+  std::atomic<Platform*> queued_on{nullptr};
   // Inputs still pending before the scheduler places the task (Scheduler::place_when_ready).
   InputWaiter unready;
   // Placed on a platform that had not run its CE: the exploration that the Scheduler counts.
   bool explores = false;
+  // Runs a native version not measured on its platform yet (Scheduler::choose_version): that
+  // version's exploration there, counted until the task settles or is placed again; -1: none.
+  int explored_version = -1;
+  const Platform* explored_on = nullptr;
   // The execution forecast the policy placed it by, when second thoughts may revisit the
   // placement (SecondThoughts::ran holds the run to it); 0: none, the task stays where it is (a
   // task moved once is not moved again).
@@ -76,6 +93,13 @@ class TaskImpl final : public TaskContext {
 
 inline TaskImpl* impl(Task* t) {
   return static_cast<TaskImpl*>(t);
+}
+
+// The priority class of an upward rank against the task's own forecast: floor(log2(rank / dur)),
+// 0 to TaskContext::kMaxPriority.
+inline int rank_class(float rank, float dur) {
+  if (!(dur > 0) || !(rank >= 2 * dur)) return 0;
+  return std::min(std::ilogb(rank / dur), TaskContext::kMaxPriority);
 }
 
 // The exception the program sees for a failure of the runtime or a platform: a TaskError naming

@@ -65,13 +65,15 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
 
   // The task that produces this version (0: the program).
   std::uint64_t producer = 0;
-  // While the runtime ranks tasks (RuntimeCore::link): the rank of the task producing this
-  // version, which a reader submitted before it settles raises to 1. Forgotten when the version
-  // is settled, and by the producer when it settles first: under lock_, so a raise never reaches
-  // a task that is gone. Thread-safe.
-  void set_producer_rank(std::atomic<int>* rank);
-  void raise_producer_rank();
-  void forget_producer_rank(const std::atomic<int>* rank);
+  // The unsettled task that produces this version, for the ranks (RuntimeCore::link): a reader
+  // submitted before it settles raises its upward rank to the producer's forecast plus the
+  // reader's rank, and then the ranks of the producer's own producers, `depth` tasks up at most
+  // (a task whose priority class rose is appended to `promoted`). Forgotten when the version is
+  // settled, and by the producer when it settles first: under lock_, so a raise never reaches a
+  // task that is gone. Thread-safe.
+  void set_producer(TaskImpl* t);
+  void raise_producer(float reader_rank, int depth, std::vector<TaskPtr>& promoted);
+  void forget_producer(const TaskImpl* t);
 
   bool aliases_host() const { return storage_ == Storage::HostAlias; }
   // Hands the owned host storage to the caller (an inout task reusing it in place); the caller
@@ -116,7 +118,7 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   // Non-null while a fetch to the host is in flight: who else asked for it meanwhile.
   std::unique_ptr<std::vector<std::function<void(std::exception_ptr)>>> fetch_waiters_;
   std::shared_ptr<VersionImpl> held_by_handles_;
-  std::atomic<int>* producer_rank_ = nullptr;  // under lock_
+  TaskImpl* producer_task_ = nullptr;  // under lock_
 };
 
 inline VersionImpl* impl(Version* v) {
