@@ -77,6 +77,9 @@ class Executor {
   void push(Job* job) {
     Worker* w = current_;
     const int l = level(job->priority());
+    // Before the job can be seen: a worker that skips the level has not seen the job either.
+    if (!(used_levels_.load(std::memory_order_relaxed) & (1u << l)))
+      used_levels_.fetch_or(1u << l, std::memory_order_seq_cst);
     if (w && w->owner == this) {
       // The slot is for a successor on the common level or above (a lower one must not jump
       // ahead of queued work): it runs on this worker, its inputs in this core's cache. With a
@@ -199,7 +202,9 @@ class Executor {
     // levels. The inbox's lines above the common level are written only when such jobs are
     // pushed, so these looks cost no cache miss while priorities are unused.)
     const int next = w.next ? w.next_level.load(std::memory_order_relaxed) : kLevels;
+    const unsigned used = used_levels_.load(std::memory_order_acquire);
     for (int l = 0; l < kLevels; ++l) {
+      if (!(used & (1u << l))) continue;  // never pushed to (the next job's level is: pushed)
       if (l == next) {
         w.next_level.store(-1, std::memory_order_relaxed);
         return std::exchange(w.next, nullptr);
@@ -290,7 +295,9 @@ class Executor {
 
   // Whether any queue holds a job (a snapshot; the next-job slots are their owners' to run).
   bool anything_queued() const noexcept {
+    const unsigned used = used_levels_.load(std::memory_order_acquire);
     for (int l = 0; l < kLevels; ++l) {
+      if (!(used & (1u << l))) continue;
       if (!inbox_[l].empty()) return true;
       for (auto& v : workers_)
         if (!v->deque[l].empty()) return true;
@@ -301,7 +308,9 @@ class Executor {
   // Highest level first; within a level the inbox, then the other workers from a rotating start.
   Job* steal(Worker& w) {
     const std::size_t n = workers_.size();
+    const unsigned used = used_levels_.load(std::memory_order_acquire);
     for (int l = 0; l < kLevels; ++l) {
+      if (!(used & (1u << l))) continue;
       if (Job* job = inbox_[l].steal()) return job;
       for (std::size_t i = 0; i < n; ++i) {
         Worker& v = *workers_[(w.victim + i) % n];
@@ -328,6 +337,9 @@ class Executor {
   std::vector<std::unique_ptr<Worker>> workers_;
   // Read by every worker at each round of its search; written at a change of the count and at stop.
   alignas(kCacheLine) std::atomic<std::size_t> active_{0};  // workers from lane active_ up park
+  // The levels any job was ever pushed to (bits, never cleared): the looks at each queue skip
+  // the others. Written once per level.
+  std::atomic<unsigned> used_levels_{0};
   std::atomic<bool> stopping_{false};
   // Written by the pushing thread at each push. The inbox's owner side (push) is whichever
   // non-worker thread holds the lock; steals need none.

@@ -176,8 +176,8 @@ Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_
 
 void RuntimeCore::link(TaskImpl& t) {
   // Upward ranks (HEFT's, StarPU dmdas's) from the forecasts, kept as the program submits: a new
-  // task raises its producers, and theirs, a few tasks up (kRankDepth), under each version's own
-  // lock. (Ranks raised through the whole graph under one lock that every settlement took made a
+  // task raises its producers, and theirs, a few tasks up (kRankBudget), under each version's
+  // own lock. (Ranks raised through the whole graph under one lock that every settlement took made a
   // chain of empty tasks 3-4x dearer per task, 2-core VM; 0/1 ranks, "a dependant is known",
   // ordered nothing on one platform.)
   t.linked = true;
@@ -185,14 +185,16 @@ void RuntimeCore::link(TaskImpl& t) {
   t.upward_s.store(t.dur_s, std::memory_order_relaxed);
   for (auto& a : t.args())
     if (a.out) impl(a.out.get())->set_producer(&t);
-  thread_local std::vector<TaskPtr> promoted;
+  // At most one task promoted per task visited (no thread_local: in a shared library each access
+  // is a call).
+  Promoted promoted;
+  static_assert(kRankBudget <= static_cast<int>(Promoted::kMax));
+  int budget = kRankBudget;
   for (auto& a : t.args())
-    if (a.in) impl(a.in.get())->raise_producer(t.dur_s, kRankDepth, promoted);
-  if (promoted.empty()) return;
-  std::vector<TaskPtr> now;
-  now.swap(promoted);
-  for (const TaskPtr& p : now)
-    if (Platform* on = impl(p.get())->queued_on.load(std::memory_order_acquire)) on->promote(*p);
+    if (a.in) impl(a.in.get())->raise_producer(t.dur_s, budget, promoted);
+  for (std::size_t i = 0; i < promoted.n; ++i)
+    impl(promoted.tasks[i].get())->queued_on.load(std::memory_order_acquire)->promote(
+        *promoted.tasks[i]);
 }
 
 void RuntimeCore::unlink(TaskImpl& t) {
@@ -202,39 +204,54 @@ void RuntimeCore::unlink(TaskImpl& t) {
 }
 
 float RuntimeCore::rank_duration(const TaskImpl& t) {
-  struct Cached {
-    const CeInfo* ce = nullptr;
-    const Profiles* profiles = nullptr;
-    unsigned uses = 0;
-    float seconds = 0;
-  };
-  thread_local std::array<Cached, 16> cache;
   const CeInfo& ce = t.ce();
-  Cached& c = cache[(reinterpret_cast<std::uintptr_t>(&ce) >> 4) % cache.size()];
   const Profiles* pr = profiles.get();
-  if (c.ce == &ce && c.profiles == pr && c.uses++ < kRankRefresh) return c.seconds;
-  c = {&ce, pr, 1, 1e-3f};
-  if (!pr) return c.seconds;
-  double bytes = 0;
-  for (const auto& a : t.args())
-    if (a.in) bytes += static_cast<double>(a.in->bytes());
-  double best = -1;
-  const auto see = [&](const Platform& p, int version) {
-    const double s = pr->predict(ce, version, p.name(), bytes).seconds;
-    if (best < 0 || s < best) best = s;
-  };
-  for (Platform* p : platforms) {
-    if (!p->can_run(ce)) continue;
-    const Capabilities caps = p->capabilities();
-    if (caps.has(Capabilities::Kernels))
-      see(*p, Task::kernel_version(t.quality()));
-    else if (!caps.has(Capabilities::PicksVersion))
-      see(*p, 0);
-    else
-      for (std::size_t v = 0; v < ce.nversions; ++v) see(*p, static_cast<int>(v));
+  // The CE's slot: a few probes from its hash, taken by the first CE that finds it free. A CE
+  // that finds none (more CEs than slots) is looked up every time.
+  RankSlot* slot = nullptr;
+  const std::size_t h = reinterpret_cast<std::uintptr_t>(&ce) >> 4;
+  for (std::size_t i = 0; i < 4 && !slot; ++i) {
+    RankSlot& s = rank_slots_[(h + i) % rank_slots_.size()];
+    const CeInfo* owner = s.ce.load(std::memory_order_acquire);
+    if (owner == nullptr && s.ce.compare_exchange_strong(owner, &ce, std::memory_order_acq_rel))
+      owner = &ce;
+    if (owner == &ce) slot = &s;
   }
-  if (best > 0) c.seconds = static_cast<float>(best);
-  return c.seconds;
+  if (slot) {
+    // Counted without a read-modify-write: the program's thread is usually the only one here,
+    // and a miscount only moves the next look-up.
+    const unsigned uses = slot->uses.load(std::memory_order_relaxed);
+    slot->uses.store(uses + 1, std::memory_order_relaxed);
+    if (uses % kRankRefresh != 0 && slot->profiles.load(std::memory_order_acquire) == pr)
+      return slot->seconds.load(std::memory_order_relaxed);
+  }
+  float seconds = 1e-3f;
+  if (pr) {
+    double bytes = 0;
+    for (const auto& a : t.args())
+      if (a.in) bytes += static_cast<double>(a.in->bytes());
+    double best = -1;
+    const auto see = [&](const Platform& p, int version) {
+      const double s = pr->predict(ce, version, p.name(), bytes).seconds;
+      if (best < 0 || s < best) best = s;
+    };
+    for (Platform* p : platforms) {
+      if (!p->can_run(ce)) continue;
+      const Capabilities caps = p->capabilities();
+      if (caps.has(Capabilities::Kernels))
+        see(*p, Task::kernel_version(t.quality()));
+      else if (!caps.has(Capabilities::PicksVersion))
+        see(*p, 0);
+      else
+        for (std::size_t v = 0; v < ce.nversions; ++v) see(*p, static_cast<int>(v));
+    }
+    if (best > 0) seconds = static_cast<float>(best);
+  }
+  if (slot) {
+    slot->seconds.store(seconds, std::memory_order_relaxed);
+    slot->profiles.store(pr, std::memory_order_release);
+  }
+  return seconds;
 }
 
 FailureSpec RuntimeCore::resolve_failure(const CeInfo& ce) const {

@@ -113,15 +113,23 @@ class RuntimeCore {
 
   // ---- the graph: ranks, on every run ----
   // Makes t the producer its outputs' readers find, and raises the upward ranks of the unsettled
-  // tasks that produce its inputs, and of theirs, kRankDepth tasks up at most; a task whose
+  // tasks that produce its inputs, and of theirs, kRankBudget tasks in all at most; a task whose
   // priority class rose while it waits ready is queued again (Platform::promote). Thread-safe.
   void link(TaskImpl& t);
   void unlink(TaskImpl& t);  // when t settles. Thread-safe.
   // The forecast duration that ranks count for t: the fastest prediction of its CE on any
-  // platform, looked up again every kRankRefresh tasks of the CE on the calling thread.
+  // platform, looked up again every kRankRefresh tasks of the CE. Thread-safe.
   float rank_duration(const TaskImpl& t);
-  static constexpr int kRankDepth = 8;
+  static constexpr int kRankBudget = 4;
   static constexpr unsigned kRankRefresh = 64;
+  // A CE's duration for the ranks, and how often it was asked (rank_duration).
+  struct RankSlot {
+    std::atomic<const CeInfo*> ce{nullptr};
+    std::atomic<const Profiles*> profiles{nullptr};
+    std::atomic<float> seconds{0};
+    std::atomic<unsigned> uses{0};
+  };
+  std::array<RankSlot, 64> rank_slots_;
 
   std::mutex open_mu_;
   std::condition_variable open_cv_;

@@ -232,6 +232,7 @@ void Scheduler::rethink(Platform& p, const char* why) {
 // kVersionTries), and every other task runs the fastest version measured by the time it starts.
 int Scheduler::choose_version(TaskImpl& t, const Platform& p) {
   const CeInfo& ce = t.ce();
+  if (ce.nversions <= 1) return 0;
   const bool approximate = t.quality() == Quality::Approximate;
   thread_local std::vector<int> unmeasured;
   unmeasured.clear();

@@ -6,9 +6,7 @@
 
 #include <cei/rt/task_context.hpp>
 
-#include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -98,8 +96,9 @@ inline TaskImpl* impl(Task* t) {
 // The priority class of an upward rank against the task's own forecast: floor(log2(rank / dur)),
 // 0 to TaskContext::kMaxPriority.
 inline int rank_class(float rank, float dur) {
-  if (!(dur > 0) || !(rank >= 2 * dur)) return 0;
-  return std::min(std::ilogb(rank / dur), TaskContext::kMaxPriority);
+  static_assert(TaskContext::kMaxPriority == 4, "a comparison per class");
+  if (!(dur > 0)) return 0;
+  return rank >= 16 * dur ? 4 : rank >= 8 * dur ? 3 : rank >= 4 * dur ? 2 : rank >= 2 * dur ? 1 : 0;
 }
 
 // The exception the program sees for a failure of the runtime or a platform: a TaskError naming

@@ -61,17 +61,22 @@ void VersionImpl::set_producer(TaskImpl* t) {
   producer_task_ = t;
 }
 
-void VersionImpl::raise_producer(float reader_rank, int depth, std::vector<TaskPtr>& promoted) {
-  if (depth <= 0 || state() != State::Pending) return;
+void VersionImpl::raise_producer(float reader_rank, int& budget, Promoted& promoted) {
+  if (budget <= 0 || state() != State::Pending) return;
   std::lock_guard g(lock_);
   TaskImpl* p = producer_task_;
   if (!p) return;
+  --budget;
   const float r = p->dur_s + reader_rank;
   if (r <= p->upward_s.load(std::memory_order_relaxed)) return;  // its producers know more
-  if (p->raise_rank(r)) promoted.push_back(p->self);
+  // Queued ready on a platform: queued again at its new priority. (One still waiting for an
+  // input is queued once that input is ready, at the priority it has then.)
+  if (p->raise_rank(r) && p->queued_on.load(std::memory_order_acquire) && !p->inputs().waiting() &&
+      promoted.n < Promoted::kMax)
+    promoted.tasks[promoted.n++] = p->self;
   // Locks are taken from a reader's version to its producer's inputs only: a DAG, no cycle.
   for (const auto& a : p->args())
-    if (a.in) impl(a.in.get())->raise_producer(r, depth - 1, promoted);
+    if (a.in) impl(a.in.get())->raise_producer(r, budget, promoted);
 }
 
 void VersionImpl::forget_producer(const TaskImpl* t) {
