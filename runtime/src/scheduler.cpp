@@ -152,11 +152,21 @@ bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
 
 void Scheduler::forecast(TaskImpl& t, const Placement& pl, bool spare_avoided,
                          std::vector<Candidate>& out) {
+  bool open = false, opening = false;
   for (Platform* p : core_.platforms) {
     if (!fits(p, t, pl, spare_avoided)) continue;
     Forecast f = p->forecast(t);
-    if (f.feasible || pl.only) out.push_back({p, f});
+    if (!f.feasible && !pl.only) continue;
+    out.push_back({p, f});
+    (f.opening ? opening : open) = true;
   }
+  // No task waits for a device that is still opening while an open platform can run it: given
+  // the tasks it would finish first by the time it expected to open, NVIDIA's device (0.27 s to
+  // open) held them and, exploring, the tasks of their CE behind them: a first run with the GPU
+  // took 5x the time of one without it. Once it opens, the queues of the others are revisited
+  // (platform_opened). The user's orders (static, only:<p>) are kept.
+  if (opening && open && !pl.only && core_.policy->by_forecasts())
+    std::erase_if(out, [](const Candidate& c) { return c.forecast.opening; });
   if (!pl.only && core_.rethinks()) core_.second_thoughts.correct(out, core_.now_s());
 }
 

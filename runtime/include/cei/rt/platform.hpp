@@ -48,6 +48,10 @@ struct Forecast {
   Source time_source = Source::Default;
   Source energy_source = Source::Default;
   Source cost_source = Source::Default;
+  // The platform is not open yet (a device opening in the background): a task placed there
+  // would wait until it is. Under the policies by forecasts such a platform takes only the
+  // tasks no open one can run.
+  bool opening = false;
 };
 
 // A copy of a version's value away from the host: a device buffer, data on a remote node.
