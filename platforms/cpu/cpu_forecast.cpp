@@ -57,10 +57,17 @@ Prediction CpuPlatform::predict_exec(const Task& t, double input_bytes) const {
   if (const Profiles* profiles = rt_.profiles())
     // The scheduler runs the version of the task's quality predicted fastest here
     // (Scheduler::choose_version): an accurate task is never forecast at an approximation's time.
+    // A measured version outranks an unmeasured one's guess, which only a task or two try: the
+    // guess (the mean of the others) would make the platform look unmeasured, and explored
+    // again and again.
     for (std::size_t v = 0; v < t.ce().nversions; ++v) {
       if (t.ce().versions[v].approximate != approximate) continue;
       const Prediction p = profiles->predict(t.ce(), static_cast<int>(v), name_, input_bytes);
-      if (!any || p.seconds < best.seconds) best = p;
+      const bool measured = p.source != Source::Default, best_measured =
+                                                           best.source != Source::Default;
+      if (!any || measured > best_measured ||
+          (measured == best_measured && p.seconds < best.seconds))
+        best = p;
       any = true;
     }
   return best;

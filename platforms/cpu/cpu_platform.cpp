@@ -48,11 +48,49 @@ bool CpuPlatform::withdraw(Task& task) {
   TaskContext& t = context(task);
   std::lock_guard g(withdrawn_mu_);
   // Only a task in the queues (or on its way there) leaves exactly one entry behind; one whose
-  // inputs are pending would be pushed by their countdown, which a new attempt here resets.
-  if (t.inputs().waiting() || !t.withdraw()) return false;
+  // inputs are pending would be pushed by their countdown, which a new attempt here resets. A
+  // promoted one has two, and the one reached second could begin the task's next attempt.
+  const bool promoted = std::any_of(promoted_.begin(), promoted_.end(),
+                                    [&t](const Promoted& p) { return p.task.get() == &t; });
+  if (t.inputs().waiting() || promoted || !t.withdraw()) return false;
   withdrawn_.push_back(t.keep_alive());
   withdrawn_count_.fetch_add(1, std::memory_order_release);
   return true;
+}
+
+void CpuPlatform::promote(Task& task) {
+  TaskContext& t = context(task);
+  // Waiting for its inputs: pushed at its new priority once they are ready. An input away from
+  // the host: its entry comes back after the fetch (fetch_inputs), none to add.
+  if (t.inputs().waiting()) return;
+  for (const auto& a : t.args())
+    if (a.in && !a.in->host()) return;
+  {
+    std::lock_guard g(withdrawn_mu_);
+    const int attempt = t.attempt();
+    if (attempt == 0) return;  // settled, or between attempts
+    promoted_.push_back({t.keep_alive(), attempt});
+    withdrawn_count_.fetch_add(1, std::memory_order_release);
+  }
+  executor_.push(t);
+}
+
+CpuPlatform::Entry CpuPlatform::promoted_entry(TaskContext& t) {
+  TaskPtr keep;
+  std::lock_guard g(withdrawn_mu_);
+  auto it = std::find_if(promoted_.begin(), promoted_.end(),
+                         [&t](const Promoted& p) { return p.task.get() == &t; });
+  if (it == promoted_.end()) return Entry::Plain;
+  // The first entry reached begins the attempt promoted; any other is stale (begun, or an
+  // attempt since: a retry, perhaps on another platform, is not this entry's to begin).
+  if (it->attempt > 0 && it->attempt == t.attempt() && t.begin(it->attempt)) {
+    it->attempt = 0;
+    return Entry::Begun;
+  }
+  keep = std::move(it->task);  // may destroy the task once the lock is released
+  promoted_.erase(it);
+  withdrawn_count_.fetch_sub(1, std::memory_order_release);
+  return Entry::Stale;
 }
 
 bool CpuPlatform::drop_withdrawn(TaskContext& t) {
@@ -76,9 +114,15 @@ void CpuPlatform::fetch_inputs(TaskContext& t) {
 void CpuPlatform::run(TaskContext& t, int lane) {
   // Entries of withdrawn attempts are interchangeable with the task's live one: whichever comes
   // first is dropped, so the live attempt runs from the last, pushed once its inputs were ready.
-  if (withdrawn_count_.load(std::memory_order_acquire) > 0 && drop_withdrawn(t)) return;
-  if (!t.inputs().fetched() && !t.begin()) {  // withdrawn while this worker took it
-    drop_withdrawn(t);
+  // A promoted task runs from the first of its entries reached.
+  Entry entry = Entry::Plain;
+  if (withdrawn_count_.load(std::memory_order_acquire) > 0) {
+    if (drop_withdrawn(t)) return;
+    entry = promoted_entry(t);
+    if (entry == Entry::Stale) return;
+  }
+  if (entry == Entry::Plain && !t.inputs().fetched() && !t.begin()) {
+    drop_withdrawn(t);  // withdrawn while this worker took it
     return;
   }
   auto& args = t.args();
@@ -117,11 +161,9 @@ void CpuPlatform::run(TaskContext& t, int lane) {
     fresh = heap.data() + n;
   }
   auto& tm = t.timing();
-  // The scheduler picked the version (PicksVersion); the first one for a task it did not place.
-  if (tm.version_index < 0 || static_cast<std::size_t>(tm.version_index) >= ce.nversions)
-    tm.version_index = 0;
-  const int version = tm.version_index;
   t.take_input_bytes();
+  // Bound now, by what has been measured by the time it starts (PicksVersion).
+  const int version = t.bind_version(*this);
   std::fill(fresh, fresh + n, nullptr);
   Clock::time_point start{}, end{};
   MeterSampler::RunId run = 0;

@@ -38,6 +38,9 @@ class CpuPlatform final : public Platform {
   void submit(TaskPtr t) override;
   // A task pushed to the workers' queues and not started. Thread-safe.
   bool withdraw(Task& t) override;
+  // Pushes t again at its new priority: whichever of its entries a worker reaches first runs it,
+  // the other is dropped. Thread-safe.
+  void promote(Task& t) override;
   std::size_t workers() const override { return executor_.workers(); }
   void shutdown() override;
   void settle_energy() override;
@@ -51,6 +54,10 @@ class CpuPlatform final : public Platform {
   // The queues cannot give an entry back: a withdrawn task's entry stays, and its reference here
   // keeps the task alive until a worker reaches it. True when t had one (this entry is dropped).
   bool drop_withdrawn(TaskContext& t);
+  // What an entry of a task that promote() pushed again is: Begun (the first reached: it begins
+  // the attempt), Stale (dropped), or Plain when t has no such entries.
+  enum class Entry { Plain, Begun, Stale };
+  Entry promoted_entry(TaskContext& t);
   void run(TaskContext& t, int lane);
   void fetch_inputs(TaskContext& t);
   Prediction predict_exec(const Task& t, double input_bytes) const;  // of the fastest version
@@ -71,6 +78,13 @@ class CpuPlatform final : public Platform {
   std::mutex withdrawn_mu_;
   std::vector<TaskPtr> withdrawn_;  // one per entry left in the queues; under withdrawn_mu_
   std::atomic<std::size_t> withdrawn_count_{0};  // withdrawn_.size(), read without the lock
+  // One per extra entry promote() left, with the attempt it is for (0 once begun); under
+  // withdrawn_mu_, counted in withdrawn_count_ too.
+  struct Promoted {
+    TaskPtr task;
+    int attempt;
+  };
+  std::vector<Promoted> promoted_;
   WorkerPool executor_;  // last: its workers use the members above until it stops
 };
 

@@ -12,14 +12,16 @@ ExplorationGate::Admit ExplorationGate::admit(const CeInfo& ce, std::span<const 
   auto it = explorations_.find(&ce);
   int of_ce = 0;
   if (it != explorations_.end())
-    for (const auto& [platform, n] : it->second) of_ce += n;
+    for (const auto& [platform, e] : it->second) of_ce += e.running;
   if (!unmeasured && of_ce == 0) return Admit::Place;
   const Candidate& c = cs[pick];
   if (c.forecast.time_source == Source::Default) {
     // A first task measures the CE there; more would be placed by the guess.
-    int& n = explorations_[&ce][c.platform];
-    if (n > 0) return Admit::Hold;
-    ++n;
+    Explored& e = explorations_[&ce][c.platform];
+    if (e.running > 0) return Admit::Hold;
+    if (e.tries >= kTries) return Admit::Place;  // never measured: the guess it is
+    ++e.running;
+    ++e.tries;
     ++running_;
     return Admit::Explore;
   }
@@ -33,8 +35,8 @@ ExplorationGate::Admit ExplorationGate::admit(const CeInfo& ce, std::span<const 
 void ExplorationGate::ended(const CeInfo& ce, const Platform& p) {
   auto it = explorations_.find(&ce);
   if (it == explorations_.end()) return;
-  if (auto at = it->second.find(&p); at != it->second.end() && at->second > 0) {
-    --at->second;
+  if (auto at = it->second.find(&p); at != it->second.end() && at->second.running > 0) {
+    --at->second.running;
     --running_;
   }
 }

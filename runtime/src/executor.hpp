@@ -18,10 +18,11 @@
 // and 0.23-0.26 s beside 14): workers from lane n up finish what they hold and then sleep apart,
 // not searching, until the count rises again.
 //
-// Priority is a hint with three levels, as in Taskflow: 1 (above 0), 0, -1 (below 0). A worker
-// looking for work takes its next job if it is above 0 (no other worker can take it), then its
-// own level-1 jobs, then level-1 jobs from outside, then its next job and its own jobs by level,
-// and only then steals, level by level; nothing is preempted.
+// Priority is a hint with a level per value from kTopPriority down to 0, and one below 0, as
+// Taskflow's levels (the runtime's priorities are classes of upward ranks, task_impl.hpp). A
+// worker looking for work takes, level by level from the top, its next job, its own jobs and the
+// jobs from outside above the common level (0), and only then steals, level by level; nothing is
+// preempted.
 //
 //   Executor<Job> ex(threads, [](Job* j, int lane) { ... });  // Job has `int priority() const`
 //   ex.push(job);   // any thread
@@ -49,11 +50,14 @@ namespace cei::rt {
 template <typename Job>
 class Executor {
  public:
-  static constexpr int kLevels = 3;
-  // The level a priority maps to: 0 (above 0, first), 1 (0), 2 (below 0, last).
+  static constexpr int kTopPriority = 4;
+  static constexpr int kLevels = kTopPriority + 2;
+  // The level a priority maps to: 0 (kTopPriority and above, first) ... kTopPriority (0, the
+  // common level), kTopPriority + 1 (below 0, last).
   static constexpr int level(int priority) noexcept {
-    return priority > 0 ? 0 : priority == 0 ? 1 : 2;
+    return priority < 0 ? kLevels - 1 : kTopPriority - std::min(priority, kTopPriority);
   }
+  static constexpr int kCommon = level(0);
 
   // Starts `threads` workers (at least one); `run(job, lane)` runs a job on worker `lane`.
   Executor(std::size_t threads, std::function<void(Job*, int)> run) : run_(std::move(run)) {
@@ -73,13 +77,16 @@ class Executor {
   void push(Job* job) {
     Worker* w = current_;
     const int l = level(job->priority());
+    // Before the job can be seen: a worker that skips the level has not seen the job either.
+    if (!(used_levels_.load(std::memory_order_relaxed) & (1u << l)))
+      used_levels_.fetch_or(1u << l, std::memory_order_seq_cst);
     if (w && w->owner == this) {
       // The slot is for a successor on the common level or above (a lower one must not jump
       // ahead of queued work): it runs on this worker, its inputs in this core's cache. With a
       // device open, the ranks put every chain task above 0; in the deque, searching workers
       // stole each one, and a chain of empty tasks crossed cores at every link (H100, 2-16
       // workers: 1.2-1.3 us per task against 0.6 on one worker).
-      if (!w->next && l <= 1) {
+      if (!w->next && l <= kCommon) {
         w->next = job;
         w->next_level.store(l, std::memory_order_relaxed);
         return;
@@ -188,28 +195,25 @@ class Executor {
   }
 
   Job* next_job(Worker& w) {
-    // A next job above 0 first: no other worker can take it, while they can steal the high jobs
-    // of this worker's deque (a fan-out of ranked tasks: the first successor would wait here
-    // for its siblings).
-    if (w.next && w.next_level.load(std::memory_order_relaxed) == 0) {
-      w.next_level.store(-1, std::memory_order_relaxed);
-      return std::exchange(w.next, nullptr);
+    // Level by level: the next job first (no other worker can take it, while they can steal the
+    // jobs of this worker's deque: a fan-out of ranked tasks would wait here for its siblings),
+    // then this worker's own jobs, then, above the common level, jobs from outside. (Only the
+    // owner pushes to its deque, so empty() cannot miss an item; it spares pop()'s fence on empty
+    // levels. The inbox's lines above the common level are written only when such jobs are
+    // pushed, so these looks cost no cache miss while priorities are unused.)
+    const int next = w.next ? w.next_level.load(std::memory_order_relaxed) : kLevels;
+    const unsigned used = used_levels_.load(std::memory_order_acquire);
+    for (int l = 0; l < kLevels; ++l) {
+      if (!(used & (1u << l))) continue;  // never pushed to (the next job's level is: pushed)
+      if (l == next) {
+        w.next_level.store(-1, std::memory_order_relaxed);
+        return std::exchange(w.next, nullptr);
+      }
+      if (!w.deque[l].empty())
+        if (Job* job = w.deque[l].pop()) return job;
+      if (l < kCommon && !inbox_[l].empty())
+        if (Job* job = inbox_[l].steal()) return job;
     }
-    // A higher job pushed after the next one goes first. (Only the owner pushes here, so
-    // empty() cannot miss an item; it spares pop()'s fence on empty levels.)
-    if (!w.deque[0].empty())
-      if (Job* job = w.deque[0].pop()) return job;
-    // Then high jobs from outside. The line is written only when such jobs are pushed, so
-    // this look costs no cache miss while priorities are unused.
-    if (!inbox_[0].empty())
-      if (Job* job = inbox_[0].steal()) return job;
-    if (w.next) {
-      w.next_level.store(-1, std::memory_order_relaxed);
-      return std::exchange(w.next, nullptr);
-    }
-    for (auto& d : w.deque)
-      if (!d.empty())
-        if (Job* job = d.pop()) return job;
     return search(w);
   }
 
@@ -291,7 +295,9 @@ class Executor {
 
   // Whether any queue holds a job (a snapshot; the next-job slots are their owners' to run).
   bool anything_queued() const noexcept {
+    const unsigned used = used_levels_.load(std::memory_order_acquire);
     for (int l = 0; l < kLevels; ++l) {
+      if (!(used & (1u << l))) continue;
       if (!inbox_[l].empty()) return true;
       for (auto& v : workers_)
         if (!v->deque[l].empty()) return true;
@@ -302,7 +308,9 @@ class Executor {
   // Highest level first; within a level the inbox, then the other workers from a rotating start.
   Job* steal(Worker& w) {
     const std::size_t n = workers_.size();
+    const unsigned used = used_levels_.load(std::memory_order_acquire);
     for (int l = 0; l < kLevels; ++l) {
+      if (!(used & (1u << l))) continue;
       if (Job* job = inbox_[l].steal()) return job;
       for (std::size_t i = 0; i < n; ++i) {
         Worker& v = *workers_[(w.victim + i) % n];
@@ -329,6 +337,9 @@ class Executor {
   std::vector<std::unique_ptr<Worker>> workers_;
   // Read by every worker at each round of its search; written at a change of the count and at stop.
   alignas(kCacheLine) std::atomic<std::size_t> active_{0};  // workers from lane active_ up park
+  // The levels any job was ever pushed to (bits, never cleared): the looks at each queue skip
+  // the others. Written once per level.
+  std::atomic<unsigned> used_levels_{0};
   std::atomic<bool> stopping_{false};
   // Written by the pushing thread at each push. The inbox's owner side (push) is whichever
   // non-worker thread holds the lock; steals need none.

@@ -13,11 +13,13 @@
 #include <cei/rt/trace/observers.hpp>
 #include <cei/rt/worker_pool.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -164,7 +166,7 @@ Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_
   Version* result = analyzer_.build_args(*t, args, n, into);
   t->self = t;
   submitted_.fetch_add(1, std::memory_order_relaxed);
-  if (ranking()) link(*t);
+  link(*t);
   if (TaskGroup* g = TaskGroup::current())
     g->hold(*t);  // planned with the rest of its group (cei::EnergyBudget, cei::AccuracyRatio)
   else
@@ -172,28 +174,84 @@ Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_
   return result;
 }
 
-bool RuntimeCore::ranking() const {
-  return sees_graph_.load(std::memory_order_relaxed) && platforms.view().size() > 1;
-}
-
 void RuntimeCore::link(TaskImpl& t) {
-  // Ranks order ready tasks through the executor's levels, where only "a dependant is known" (1)
-  // against "none yet" (0) tells tasks apart. The longest chain of dependants, raised
-  // transitively on every submission (up to 64 tasks) under one lock that every task's
-  // settlement took too, ordered nothing more and made a chain of empty tasks 3-4x dearer per
-  // task with an OpenCL device open (2-core VM, 1 worker: 1.15 against 0.25-0.33 us CPU-only).
-  // Each version now carries its producer's rank under its own lock.
+  // Upward ranks (HEFT's, StarPU dmdas's) from the forecasts, kept as the program submits: a new
+  // task raises its producers, and theirs, a few tasks up (kRankBudget), under each version's
+  // own lock. (Ranks raised through the whole graph under one lock that every settlement took made a
+  // chain of empty tasks 3-4x dearer per task, 2-core VM; 0/1 ranks, "a dependant is known",
+  // ordered nothing on one platform.)
   t.linked = true;
-  for (auto& a : t.args()) {
-    if (a.out) impl(a.out.get())->set_producer_rank(&t.rank);
-    if (a.in) impl(a.in.get())->raise_producer_rank();
-  }
+  t.dur_s = rank_duration(t);
+  t.upward_s.store(t.dur_s, std::memory_order_relaxed);
+  for (auto& a : t.args())
+    if (a.out) impl(a.out.get())->set_producer(&t);
+  // At most one task promoted per task visited (no thread_local: in a shared library each access
+  // is a call).
+  Promoted promoted;
+  static_assert(kRankBudget <= static_cast<int>(Promoted::kMax));
+  int budget = kRankBudget;
+  for (auto& a : t.args())
+    if (a.in) impl(a.in.get())->raise_producer(t.dur_s, budget, promoted);
+  for (std::size_t i = 0; i < promoted.n; ++i)
+    impl(promoted.tasks[i].get())->queued_on.load(std::memory_order_acquire)->promote(
+        *promoted.tasks[i]);
 }
 
 void RuntimeCore::unlink(TaskImpl& t) {
   t.linked = false;
   for (auto& a : t.args())
-    if (a.out) impl(a.out.get())->forget_producer_rank(&t.rank);
+    if (a.out) impl(a.out.get())->forget_producer(&t);
+}
+
+float RuntimeCore::rank_duration(const TaskImpl& t) {
+  const CeInfo& ce = t.ce();
+  const Profiles* pr = profiles.get();
+  // The CE's slot: a few probes from its hash, taken by the first CE that finds it free. A CE
+  // that finds none (more CEs than slots) is looked up every time.
+  RankSlot* slot = nullptr;
+  const std::size_t h = reinterpret_cast<std::uintptr_t>(&ce) >> 4;
+  for (std::size_t i = 0; i < 4 && !slot; ++i) {
+    RankSlot& s = rank_slots_[(h + i) % rank_slots_.size()];
+    const CeInfo* owner = s.ce.load(std::memory_order_acquire);
+    if (owner == nullptr && s.ce.compare_exchange_strong(owner, &ce, std::memory_order_acq_rel))
+      owner = &ce;
+    if (owner == &ce) slot = &s;
+  }
+  if (slot) {
+    // Counted without a read-modify-write: the program's thread is usually the only one here,
+    // and a miscount only moves the next look-up.
+    const unsigned uses = slot->uses.load(std::memory_order_relaxed);
+    slot->uses.store(uses + 1, std::memory_order_relaxed);
+    if (uses % kRankRefresh != 0 && slot->profiles.load(std::memory_order_acquire) == pr)
+      return slot->seconds.load(std::memory_order_relaxed);
+  }
+  float seconds = 1e-3f;
+  if (pr) {
+    double bytes = 0;
+    for (const auto& a : t.args())
+      if (a.in) bytes += static_cast<double>(a.in->bytes());
+    double best = -1;
+    const auto see = [&](const Platform& p, int version) {
+      const double s = pr->predict(ce, version, p.name(), bytes).seconds;
+      if (best < 0 || s < best) best = s;
+    };
+    for (Platform* p : platforms) {
+      if (!p->can_run(ce)) continue;
+      const Capabilities caps = p->capabilities();
+      if (caps.has(Capabilities::Kernels))
+        see(*p, Task::kernel_version(t.quality()));
+      else if (!caps.has(Capabilities::PicksVersion))
+        see(*p, 0);
+      else
+        for (std::size_t v = 0; v < ce.nversions; ++v) see(*p, static_cast<int>(v));
+    }
+    if (best > 0) seconds = static_cast<float>(best);
+  }
+  if (slot) {
+    slot->seconds.store(seconds, std::memory_order_relaxed);
+    slot->profiles.store(pr, std::memory_order_release);
+  }
+  return seconds;
 }
 
 FailureSpec RuntimeCore::resolve_failure(const CeInfo& ce) const {

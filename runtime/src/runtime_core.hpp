@@ -90,8 +90,9 @@ class RuntimeCore {
   // opener has yet to run or finish. Thread-safe.
   bool sole_opening() const { return sole_opening_.load(std::memory_order_acquire); }
   bool opening() const { return opening_.load(std::memory_order_acquire); }
-  // Whether a new task is ranked: the policy sees the graph and there is a choice of platforms.
-  bool ranking() const;
+  // Whether the policy sees the graph: a task that several platforms can run is then placed once
+  // its inputs are ready (Scheduler::place_when_ready). Thread-safe.
+  bool sees_graph() const { return sees_graph_.load(std::memory_order_relaxed); }
 
   // Whether placements are revisited by second thoughts (Scheduler::rethink): on, under a policy
   // that follows forecasts. Thread-safe.
@@ -110,11 +111,25 @@ class RuntimeCore {
  private:
   void note_sole_platform();
 
-  // ---- the graph (Policy::sees_graph): ranks ----
-  // Makes t the producer its outputs' readers find, and gives the unsettled producers of its
-  // inputs rank 1 (a dependant is known). Thread-safe.
+  // ---- the graph: ranks, on every run ----
+  // Makes t the producer its outputs' readers find, and raises the upward ranks of the unsettled
+  // tasks that produce its inputs, and of theirs, kRankBudget tasks in all at most; a task whose
+  // priority class rose while it waits ready is queued again (Platform::promote). Thread-safe.
   void link(TaskImpl& t);
   void unlink(TaskImpl& t);  // when t settles. Thread-safe.
+  // The forecast duration that ranks count for t: the fastest prediction of its CE on any
+  // platform, looked up again every kRankRefresh tasks of the CE. Thread-safe.
+  float rank_duration(const TaskImpl& t);
+  static constexpr int kRankBudget = 4;
+  static constexpr unsigned kRankRefresh = 64;
+  // A CE's duration for the ranks, and how often it was asked (rank_duration).
+  struct RankSlot {
+    std::atomic<const CeInfo*> ce{nullptr};
+    std::atomic<const Profiles*> profiles{nullptr};
+    std::atomic<float> seconds{0};
+    std::atomic<unsigned> uses{0};
+  };
+  std::array<RankSlot, 64> rank_slots_;
 
   std::mutex open_mu_;
   std::condition_variable open_cv_;

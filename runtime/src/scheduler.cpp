@@ -95,6 +95,7 @@ std::size_t Scheduler::count_fitting(const TaskImpl& t, const Placement& pl, boo
 
 bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
   if (t.explores) end_exploration(t);  // a retry or an orphan: that measurement will not come
+  if (t.explored_version >= 0) end_version_exploration(t);
   if (!t.quality_decided) {
     // A significance reads the task's arguments: those of earlier tasks once they are ready.
     if (t.ce().significance && place_when_ready(t, pl)) return true;
@@ -111,7 +112,7 @@ bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
     able = count_fitting(t, pl, spare, chosen);
   }
   // A choice made once the inputs are ready sees the queues the task will meet, and its rank.
-  if (!pl.only && able > 1 && t.linked && place_when_ready(t, pl)) return true;
+  if (!pl.only && able > 1 && core_.sees_graph() && place_when_ready(t, pl)) return true;
   const bool observed = observing();
   t.forecast_exec_s = 0;
   if (able > 1 || (able == 1 && observed)) {  // only a choice (or an observer) needs forecasts
@@ -139,23 +140,33 @@ bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
   }
   t.platform = chosen;
   const Capabilities caps = chosen->capabilities();
-  if (caps.has(Capabilities::PicksVersion)) t.timing().version_index = choose_version(t, *chosen);
   // A platform that may be lost: remember its unsettled tasks, and time them from submission
   // since it does not report their start.
   // The host's cores too when second thoughts may move the task.
   if (caps.has(Capabilities::MayBeLost) || t.forecast_exec_s > 0) track(t);
   if (caps.has(Capabilities::MayBeLost)) start_timeout(t, attempt);
+  t.queued_on.store(chosen, std::memory_order_release);
   chosen->submit(t.self);
   return true;
 }
 
 void Scheduler::forecast(TaskImpl& t, const Placement& pl, bool spare_avoided,
                          std::vector<Candidate>& out) {
+  bool open = false, opening = false;
   for (Platform* p : core_.platforms) {
     if (!fits(p, t, pl, spare_avoided)) continue;
     Forecast f = p->forecast(t);
-    if (f.feasible || pl.only) out.push_back({p, f});
+    if (!f.feasible && !pl.only) continue;
+    out.push_back({p, f});
+    (f.opening ? opening : open) = true;
   }
+  // No task waits for a device that is still opening while an open platform can run it: given
+  // the tasks it would finish first by the time it expected to open, NVIDIA's device (0.27 s to
+  // open) held them and, exploring, the tasks of their CE behind them: a first run with the GPU
+  // took 5x the time of one without it. Once it opens, the queues of the others are revisited
+  // (platform_opened). The user's orders (static, only:<p>) are kept.
+  if (opening && open && !pl.only && core_.policy->by_forecasts())
+    std::erase_if(out, [](const Candidate& c) { return c.forecast.opening; });
   if (!pl.only && core_.rethinks()) core_.second_thoughts.correct(out, core_.now_s());
 }
 
@@ -224,35 +235,52 @@ void Scheduler::rethink(Platform& p, const char* why) {
   rethinking_.store(false, std::memory_order_release);
 }
 
-// Several native versions of the task's quality (the accurate ones; the approximation): each is
-// tried in turn until every one has a profile on p, then the one predicted fastest for this
-// input size runs.
+// Several native versions of the task's quality (the accurate ones; the approximation), bound as
+// the task starts: submitted in a batch before any of them ended, the tasks of a first run took
+// the versions in turn, and half of a tiled Cholesky's gemm tasks ran its plain-loop version, 4x
+// slower than its first. Now an unmeasured version is tried by one task at a time (at most
+// kVersionTries), and every other task runs the fastest version measured by the time it starts.
 int Scheduler::choose_version(TaskImpl& t, const Platform& p) {
   const CeInfo& ce = t.ce();
+  if (ce.nversions <= 1) return 0;
   const bool approximate = t.quality() == Quality::Approximate;
-  thread_local std::vector<int> eligible;
-  eligible.clear();
-  for (std::size_t v = 0; v < ce.nversions; ++v)
-    if (ce.versions[v].approximate == approximate) eligible.push_back(static_cast<int>(v));
-  if (eligible.size() <= 1) return eligible.empty() ? 0 : eligible[0];
-  const unsigned turn = next_version_.fetch_add(1, std::memory_order_relaxed);
-  const int in_turn = eligible[turn % eligible.size()];
-  Profiles* profiles = core_.profiles.get();
-  if (!profiles) return in_turn;
-  double bytes = 0;
-  for (auto& a : t.args())
-    if (a.in) bytes += static_cast<double>(a.in->bytes());
-  int best = eligible[0];
+  thread_local std::vector<int> unmeasured;
+  unmeasured.clear();
+  int first = -1, best = -1, n = 0;
   double best_s = 0;
-  for (int v : eligible) {
-    Prediction pr = profiles->predict(ce, v, p.name(), bytes);
-    if (pr.source == Source::Default) return in_turn;  // exploring
-    if (v == eligible[0] || pr.seconds < best_s) {
-      best = v;
-      best_s = pr.seconds;
+  Profiles* profiles = core_.profiles.get();
+  const double bytes = std::max(t.timing().input_bytes, 0.0);
+  for (std::size_t i = 0; i < ce.nversions; ++i) {
+    if (ce.versions[i].approximate != approximate) continue;
+    const int v = static_cast<int>(i);
+    if (n++ == 0) first = v;
+    if (!profiles) continue;
+    const Prediction pr = profiles->predict(ce, v, p.name(), bytes);
+    if (pr.source == Source::Default)
+      unmeasured.push_back(v);
+    else if (best < 0 || pr.seconds < best_s)
+      best = v, best_s = pr.seconds;
+  }
+  if (n <= 1 || !profiles) return first < 0 ? 0 : first;
+  if (!unmeasured.empty()) {
+    std::lock_guard g(explore_mu_);
+    for (int v : unmeasured) {
+      VersionTries& vt = version_tries_[{&ce, &p, v}];
+      if (vt.running > 0 || vt.tries >= kVersionTries) continue;
+      ++vt.running;
+      ++vt.tries;
+      t.explored_version = v;
+      t.explored_on = &p;
+      return v;
     }
   }
-  return best;
+  return best >= 0 ? best : first;
+}
+
+void Scheduler::end_version_exploration(TaskImpl& t) {
+  std::lock_guard g(explore_mu_);
+  --version_tries_[{&t.ce(), t.explored_on, t.explored_version}].running;
+  t.explored_version = -1;
 }
 
 bool Scheduler::retry(TaskImpl& t, const std::exception_ptr& error, Failure how) {
@@ -358,6 +386,7 @@ void Scheduler::release_held(const CeInfo& ce) {
 }
 
 void Scheduler::settled(TaskImpl& t) {
+  if (t.explored_version >= 0) end_version_exploration(t);
   // A measurement came in, or a platform freed a worker: tasks held for either may go now.
   if (t.explores)
     end_exploration(t);

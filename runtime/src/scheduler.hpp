@@ -9,8 +9,8 @@
 //   5. The exploration gate may hold it until an unmeasured platform has reported.
 //   0. Once, before the first placement: the task's Quality (accurate, approximate, dropped) from
 //      Policy::quality or its significance (evaluated once its inputs are ready).
-//   6. A new attempt opens; for a PicksVersion platform the native version of the task's
-//      quality is chosen here.
+//   6. A new attempt opens. (A PicksVersion platform asks choose_version() for the native
+//      version of the task's quality as the task starts there.)
 //   7. A MayBeLost platform's task is tracked, and its timeout clock starts; submit().
 //   8. The platform's verdict: done (settled), or failed: Error/Crash -> the failure policy ->
 //      retry() -> dispatch through the policy (the failed platform avoided; after a Crash never a
@@ -41,6 +41,7 @@
 #include <map>
 #include <mutex>
 #include <span>
+#include <tuple>
 #include <vector>
 
 namespace cei::rt {
@@ -94,6 +95,12 @@ class Scheduler {
   // policy keeps one on p. A call while another runs returns at once.
   void rethink(Platform& p, const char* why = nullptr);
   void stop();  // no more timeouts fire (the runtime shuts down)
+  // As t starts on p (a PicksVersion platform, TaskContext::bind_version): the native version of
+  // its quality to run. An unmeasured version on p is explored by one task at a time, at most
+  // kVersionTries in all; otherwise the fastest measured one for the input size runs, or the
+  // first one declared while none is measured.
+  int choose_version(TaskImpl& t, const Platform& p);
+  static constexpr int kVersionTries = 2;
 
  private:
   // Whether p may take t under pl (`spare_avoided`: not pl.avoid either) and has the version
@@ -105,7 +112,6 @@ class Scheduler {
   // Before t's first placement: its significance, and the version it runs (Policy::quality, or
   // the significance rule), downgraded to Accurate when no platform has that version.
   void decide_quality(TaskImpl& t);
-  int choose_version(TaskImpl& t, const Platform& p);
   // The forecasts of the platforms that fit pl, into `out` (sparing pl.avoid as count_fitting
   // said); under second thoughts those of platforms running behind are corrected.
   void forecast(TaskImpl& t, const Placement& pl, bool spare_avoided, std::vector<Candidate>& out);
@@ -114,12 +120,12 @@ class Scheduler {
   // of its CE reports or one of its tasks completes.
   bool explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick, bool resumed);
   void end_exploration(TaskImpl& t);    // t's measurement is in, or will never be
+  void end_version_exploration(TaskImpl& t);  // the same for t's native version
   void release_held(const CeInfo& ce);  // dispatches held tasks until one must wait again
   bool is_lost(const Platform* p);
   void track(TaskImpl& t);
 
   RuntimeCore& core_;
-  std::atomic<unsigned> next_version_{0};  // the turn of versions not profiled yet
 
   std::mutex tracked_mu_;
   TaskImpl* tracked_head_ = nullptr;   // under tracked_mu_, as TaskImpl::tracked_*
@@ -133,6 +139,11 @@ class Scheduler {
   std::map<const CeInfo*, std::deque<TaskImpl*>> held_;  // under explore_mu_, in submission order
   std::atomic<int> exploring_{0};                        // explorations_.running()
   std::atomic<int> held_count_{0};                       // tasks in held_
+  // Explorations of native versions per (CE, platform, version): running now, and run in all.
+  struct VersionTries {
+    int running = 0, tries = 0;
+  };
+  std::map<std::tuple<const CeInfo*, const Platform*, int>, VersionTries> version_tries_;
 };
 
 }  // namespace cei::rt

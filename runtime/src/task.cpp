@@ -59,7 +59,27 @@ int TaskImpl::open_attempt() {
   return a;
 }
 
+bool TaskImpl::raise_rank(float r) {
+  float was = upward_s.load(std::memory_order_relaxed);
+  while (was < r)
+    if (upward_s.compare_exchange_weak(was, r, std::memory_order_relaxed)) {
+      const int cls = rank_class(r, dur_s);
+      int had = rank.load(std::memory_order_relaxed);
+      while (had < cls)
+        if (rank.compare_exchange_weak(had, cls, std::memory_order_relaxed)) return true;
+      return false;
+    }
+  return false;
+}
+
 // ---- TaskContext: every one is a TaskImpl ----
+
+int TaskContext::bind_version(const Platform& p) {
+  auto* t = static_cast<TaskImpl*>(this);
+  const int v = t->rt_->scheduler().choose_version(*t, p);
+  timing_.version_index = v;
+  return v;
+}
 
 void TaskContext::done() {
   static_cast<TaskImpl*>(this)->complete(false);

@@ -34,12 +34,27 @@ class TaskImpl final : public TaskContext {
   int open_attempt();
 
   int retries_done = 0;
-  // priority(): 1 once RuntimeCore::link sees a dependant submitted, else 0.
+  // priority(): the class of upward_s against dur_s (rank_class), kept by RuntimeCore::link.
   using TaskContext::rank;
+  // The forecast duration the ranks count for this task, set at submission, and its upward rank:
+  // dur_s plus the longest upward rank of the tasks known to read its results (raised as they
+  // are submitted, RuntimeCore::link).
+  float dur_s = 0;
+  std::atomic<float> upward_s{0};
+  // Raises upward_s to at least `rank` (thread-safe): true when its class rose (a task already
+  // queued ready is queued again, Platform::promote).
+  bool raise_rank(float rank);
+  // Set (release) just before the task is submitted to `platform`, for promote: read by other
+  // threads while it waits there.
+  std::atomic<Platform*> queued_on{nullptr};
   // Inputs still pending before the scheduler places the task (Scheduler::place_when_ready).
   InputWaiter unready;
   // Placed on a platform that had not run its CE: the exploration that the Scheduler counts.
   bool explores = false;
+  // Runs a native version not measured on its platform yet (Scheduler::choose_version): that
+  // version's exploration there, counted until the task settles or is placed again; -1: none.
+  int explored_version = -1;
+  const Platform* explored_on = nullptr;
   // The execution forecast the policy placed it by, when second thoughts may revisit the
   // placement (SecondThoughts::ran holds the run to it); 0: none, the task stays where it is (a
   // task moved once is not moved again).
@@ -76,6 +91,14 @@ class TaskImpl final : public TaskContext {
 
 inline TaskImpl* impl(Task* t) {
   return static_cast<TaskImpl*>(t);
+}
+
+// The priority class of an upward rank against the task's own forecast: floor(log2(rank / dur)),
+// 0 to TaskContext::kMaxPriority.
+inline int rank_class(float rank, float dur) {
+  static_assert(TaskContext::kMaxPriority == 4, "a comparison per class");
+  if (!(dur > 0)) return 0;
+  return rank >= 16 * dur ? 4 : rank >= 8 * dur ? 3 : rank >= 4 * dur ? 2 : rank >= 2 * dur ? 1 : 0;
 }
 
 // The exception the program sees for a failure of the runtime or a platform: a TaskError naming

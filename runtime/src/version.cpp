@@ -1,6 +1,7 @@
 #include "version_impl.hpp"
 
 #include "pool.hpp"
+#include "task_impl.hpp"
 
 #include <mutex>
 #include <stdexcept>
@@ -55,28 +56,39 @@ void VersionImpl::on_ready(std::function<void()> cb) {
   lock_.unlock();
 }
 
-void VersionImpl::set_producer_rank(std::atomic<int>* rank) {
+void VersionImpl::set_producer(TaskImpl* t) {
   std::lock_guard g(lock_);
-  producer_rank_ = rank;
+  producer_task_ = t;
 }
 
-void VersionImpl::raise_producer_rank() {
-  if (state() != State::Pending) return;
+void VersionImpl::raise_producer(float reader_rank, int& budget, Promoted& promoted) {
+  if (budget <= 0 || state() != State::Pending) return;
   std::lock_guard g(lock_);
-  if (producer_rank_ && producer_rank_->load(std::memory_order_relaxed) == 0)
-    producer_rank_->store(1, std::memory_order_relaxed);
+  TaskImpl* p = producer_task_;
+  if (!p) return;
+  --budget;
+  const float r = p->dur_s + reader_rank;
+  if (r <= p->upward_s.load(std::memory_order_relaxed)) return;  // its producers know more
+  // Queued ready on a platform: queued again at its new priority. (One still waiting for an
+  // input is queued once that input is ready, at the priority it has then.)
+  if (p->raise_rank(r) && p->queued_on.load(std::memory_order_acquire) && !p->inputs().waiting() &&
+      promoted.n < Promoted::kMax)
+    promoted.tasks[promoted.n++] = p->self;
+  // Locks are taken from a reader's version to its producer's inputs only: a DAG, no cycle.
+  for (const auto& a : p->args())
+    if (a.in) impl(a.in.get())->raise_producer(r, budget, promoted);
 }
 
-void VersionImpl::forget_producer_rank(const std::atomic<int>* rank) {
+void VersionImpl::forget_producer(const TaskImpl* t) {
   if (state() != State::Pending) return;  // set_state forgot it
   std::lock_guard g(lock_);
-  if (producer_rank_ == rank) producer_rank_ = nullptr;
+  if (producer_task_ == t) producer_task_ = nullptr;
 }
 
 void VersionImpl::set_state(State s) {
   std::function<void()> first;
   std::vector<std::function<void()>> more;
-  producer_rank_ = nullptr;
+  producer_task_ = nullptr;
   state_.store(s, std::memory_order_release);
   first.swap(first_subscriber_);
   more.swap(more_subscribers_);

@@ -7,6 +7,7 @@
 
 #include <cei/rt/platform.hpp>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -16,6 +17,14 @@
 namespace cei::rt {
 
 class TaskImpl;
+
+// The tasks whose priority class rose while queued ready, found by one raise (RuntimeCore::link):
+// one per task visited at most.
+struct Promoted {
+  static constexpr std::size_t kMax = 8;
+  std::array<TaskPtr, kMax> tasks;
+  std::size_t n = 0;
+};
 
 // True when `p` is the only reference left, with the accesses of every holder that let go of
 // its own ordered before this thread's next ones, so the object may be moved out or updated in
@@ -65,13 +74,15 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
 
   // The task that produces this version (0: the program).
   std::uint64_t producer = 0;
-  // While the runtime ranks tasks (RuntimeCore::link): the rank of the task producing this
-  // version, which a reader submitted before it settles raises to 1. Forgotten when the version
-  // is settled, and by the producer when it settles first: under lock_, so a raise never reaches
-  // a task that is gone. Thread-safe.
-  void set_producer_rank(std::atomic<int>* rank);
-  void raise_producer_rank();
-  void forget_producer_rank(const std::atomic<int>* rank);
+  // The unsettled task that produces this version, for the ranks (RuntimeCore::link): a reader
+  // submitted before it settles raises its upward rank to the producer's forecast plus the
+  // reader's rank, and then the ranks of the producer's own producers, `budget` tasks in all at
+  // most, depth first (a task queued ready whose priority class rose is appended to `promoted`). Forgotten when the version is
+  // settled, and by the producer when it settles first: under lock_, so a raise never reaches a
+  // task that is gone. Thread-safe.
+  void set_producer(TaskImpl* t);
+  void raise_producer(float reader_rank, int& budget, Promoted& promoted);
+  void forget_producer(const TaskImpl* t);
 
   bool aliases_host() const { return storage_ == Storage::HostAlias; }
   // Hands the owned host storage to the caller (an inout task reusing it in place); the caller
@@ -116,7 +127,7 @@ class VersionImpl final : public Version, public std::enable_shared_from_this<Ve
   // Non-null while a fetch to the host is in flight: who else asked for it meanwhile.
   std::unique_ptr<std::vector<std::function<void(std::exception_ptr)>>> fetch_waiters_;
   std::shared_ptr<VersionImpl> held_by_handles_;
-  std::atomic<int>* producer_rank_ = nullptr;  // under lock_
+  TaskImpl* producer_task_ = nullptr;  // under lock_
 };
 
 inline VersionImpl* impl(Version* v) {

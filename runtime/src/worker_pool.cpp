@@ -10,6 +10,9 @@
 
 namespace cei::rt {
 
+static_assert(Executor<TaskContext>::kTopPriority == TaskContext::kMaxPriority,
+              "a level per priority class");
+
 struct WorkerPool::Impl {
   Impl(std::size_t threads, std::function<void(TaskContext*, int)> run)
       : executor(threads, std::move(run)) {}

@@ -77,6 +77,7 @@ void Recorder::task_submitted(const Task& t, std::span<const Dependency> deps,
   r.id = t.id();
   r.ce = t.ce().name;
   r.interface_name = t.ce().interface_name;
+  r.native_versions = t.ce().nversions;
   r.data = data_uses(t);
   r.deps.assign(deps.begin(), deps.end());
   for (const Candidate& c : candidates) {

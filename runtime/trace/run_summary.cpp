@@ -108,6 +108,8 @@ Summary summarize(const RunRecord& run) {
     r.platform = platform;
     ++r.tasks;
     if (t.failed) ++r.failed;
+    if (t.finished && !t.implementation.empty()) ++r.implementations[t.implementation];
+    r.several_versions = r.several_versions || t.native_versions > 1;
     if (t.finished) r.busy_s += std::chrono::duration<double>(t.end - t.start).count();
 
     add_energy(t, r.energy_j, r.energy_source);
@@ -233,7 +235,7 @@ std::string format_summary(const Summary& s) {
   const std::vector<std::string> head = {"CE",       "platform",    "tasks", "failed", "busy ms",
                                          "energy J", "energy from", "cost",  "moved"};
   std::vector<std::vector<std::string>> cells;
-  SummaryRow total{"total", "", 0, 0, 0, 0, "", 0, 0};
+  SummaryRow total{"total", "", 0, 0, 0, 0, "", 0, 0, {}, false};
   auto cells_of = [](const SummaryRow& r) {
     return std::vector<std::string>{r.ce,
                                     r.platform,
@@ -272,6 +274,13 @@ std::string format_summary(const Summary& s) {
       pairs += fmt::format("{}{}: {}", pairs.empty() ? "" : ", ", move, count);
     }
     out += fmt::format("re-placed: {} queued task(s) {} ({})\n", n, why, pairs);
+  }
+  for (const SummaryRow& r : s.rows) {
+    if (!r.several_versions && r.implementations.size() < 2) continue;
+    std::string ran;
+    for (const auto& [version, n] : r.implementations)
+      ran += fmt::format("{}{} {}", ran.empty() ? "" : ", ", version, n);
+    out += fmt::format("versions: {} on {}: {}\n", r.ce, r.platform, ran.empty() ? "-" : ran);
   }
   if (s.approximate + s.dropped > 0)
     out += fmt::format("quality: {} task(s) ran an approximation, {} dropped\n", s.approximate,

@@ -72,6 +72,19 @@ TEST_F(Gate, AnExplorationThatEndsWithoutAFigureLetsTheNextTaskExplore) {
   EXPECT_EQ(gate.running(), 1);
 }
 
+// Explorations that never measure the platform (each failed, or moved) are not repeated for ever:
+// after kTries the guess places the CE's tasks there, and nothing holds them.
+TEST_F(Gate, APlatformIsExploredTwiceAtMostPerCe) {
+  std::vector<Candidate> cs{{&cpu, measured(1, 1)}, {&gpu, guessed(1e-3)}};
+  for (int i = 0; i < ExplorationGate::kTries; ++i) {
+    ASSERT_EQ(gate.admit(kMultiply, cs, 1, 0), Admit::Explore) << i;
+    gate.ended(kMultiply, gpu);
+  }
+  EXPECT_EQ(gate.admit(kMultiply, cs, 1, 0), Admit::Place);
+  EXPECT_EQ(gate.running(), 0);
+  EXPECT_EQ(gate.admit(kSort, cs, 1, 0), Admit::Explore);  // another CE is its own question
+}
+
 TEST_F(Gate, AnUnmeasuredPlatformNobodyExploresDoesNotHoldTheMeasuredOnes) {
   // The policy leaves the guessed GPU aside (a fallback, or exploration switched off) and picks
   // the busy CPU: no measurement is coming, so waiting for one would wait forever.

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 using namespace test_ces;
 namespace rt = cei::rt;
@@ -57,4 +58,46 @@ TEST(NativeVersions, EachRunsThenTheBestIsChosenAndResultsAgree) {
   cei::barrier();
   for (int i = 0; i < kData; ++i) EXPECT_EQ(x[i], 3 * (3 * i + 1) + 1);
   EXPECT_EQ(runs[2].load(), slow_before);
+}
+
+namespace {
+
+// Two versions of x = x + n(x), the second doing the work four times over (4x slower, as a
+// BLAS gemm against plain loops). Each counts its runs: the version that ran, by its own count.
+std::atomic<int> fast_runs{0}, slow_runs{0};
+std::int64_t work(std::int64_t x, int rounds) {
+  volatile std::int64_t acc = 0;
+  for (int r = 0; r < rounds; ++r)
+    for (std::int64_t i = 0; i < 20000; ++i) acc = acc + ((x + i) & 1);
+  return acc / rounds;
+}
+void step_fast(void* const* a) {
+  ++fast_runs;
+  auto& x = at<std::int64_t>(a, 0);
+  x += work(x, 1);
+}
+void step_slow(void* const* a) {
+  ++slow_runs;
+  auto& x = at<std::int64_t>(a, 0);
+  x += work(x, 4);
+}
+const rt::NativeVersion step_versions[] = {{"fast", &step_fast}, {"slow", &step_slow}};
+const rt::CeInfo step_ce{"step",   "VersionsCEI", false, params, 1,
+                         nullptr,  step_versions, 2,     nullptr};
+
+}  // namespace
+
+// A batch submitted at once on a first run (no profile): the versions are bound as the tasks
+// start, so once the fast version is measured every task runs it. (Bound at submission, in
+// turn, half of the batch ran the slow one.)
+TEST(NativeVersions, ABatchOnAFirstRunRunsTheSlowerVersionAFewTimesAtMost) {
+  constexpr int kTasks = 200;
+  std::vector<std::int64_t> x(kTasks);
+  for (int i = 0; i < kTasks; ++i) x[i] = i;
+  for (int i = 0; i < kTasks; ++i) rt::call<void>(step_ce, rt::inout<std::int64_t>(x[i]));
+  cei::barrier();
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(x[i], i + 10000) << i;
+  EXPECT_EQ(fast_runs.load() + slow_runs.load(), kTasks);
+  EXPECT_GE(slow_runs.load(), 1) << "the slower version was never tried";
+  EXPECT_LE(slow_runs.load(), 4);
 }

@@ -308,3 +308,30 @@ TEST(RunSummary, AGroupFarFromItsBudgetSaysWhy) {
 
 }  // namespace
 }  // namespace cei::rt::trace
+
+namespace cei::rt::trace {
+namespace {
+
+void two_versions(void* const*) {}
+const NativeVersion kTwo[] = {{"blas", &two_versions}, {"loops", &two_versions}};
+const CeInfo kGemm{"gemm", "CholeskyCEI", false, nullptr, 0, nullptr, kTwo, 2, nullptr};
+
+// Which native version ran how often, per CE and platform, from the version each task reported.
+TEST(RunSummary, SaysWhichVersionRanHowOften) {
+  test::FixedPlatform cpu{"cpu", "cpu", 2};
+  Recorder rec;
+  const Candidate c[] = {{&cpu, {}}};
+  for (std::uint64_t id = 1; id <= 4; ++id) {
+    test::FixedTask t(id, kGemm, {});
+    t.timing().version_index = id == 2 ? 1 : 0;
+    rec.task_submitted(t, {}, c, 0, "dynperf");
+    rec.task_started(t, cpu, 0);
+    rec.task_finished(t, cpu, 0, false);
+  }
+  const std::string text = format_summary(summarize(rec.snapshot()));
+  EXPECT_NE(text.find("versions: CholeskyCEI::gemm on cpu: blas 3, loops 1\n"), std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace cei::rt::trace

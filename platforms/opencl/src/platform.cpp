@@ -231,7 +231,9 @@ rt::Forecast OpenCLPlatform::forecast(const rt::Task& t) const {
   f.transfer_s = e.transfer_s;
   f.exec_s = 1e-3;
   f.end_s = seconds_since_start() + e.opening_s + (e.tasks_in_flight + 1) * f.exec_s + f.transfer_s;
-  return opening_->hooks.forecast ? opening_->hooks.forecast(t, e) : e.own;
+  rt::Forecast out = opening_->hooks.forecast ? opening_->hooks.forecast(t, e) : e.own;
+  out.opening = true;
+  return out;
 }
 
 void OpenCLPlatform::set_decision_hooks(DecisionHooks hooks) {

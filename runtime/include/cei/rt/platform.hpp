@@ -48,6 +48,10 @@ struct Forecast {
   Source time_source = Source::Default;
   Source energy_source = Source::Default;
   Source cost_source = Source::Default;
+  // The platform is not open yet (a device opening in the background): a task placed there
+  // would wait until it is. Under the policies by forecasts such a platform takes only the
+  // tasks no open one can run.
+  bool opening = false;
 };
 
 // A copy of a version's value away from the host: a device buffer, data on a remote node.
@@ -170,8 +174,8 @@ struct Capabilities {
     // May be lost mid-task (a device, a node): its unsettled tasks are tracked, and timed from
     // their submission since it does not report when they start.
     MayBeLost = 1u << 1,
-    // Runs any of a CE's native versions: the scheduler picks one per task (Timing::version_index)
-    // before submit().
+    // Runs any of a CE's native versions: the platform asks the runtime which one as each task
+    // starts (TaskContext::bind_version), and records it in Timing::version_index.
     PicksVersion = 1u << 2,
     // Runs the CE's OpenCL kernel, not a native version (profiles keep it as version -1).
     Kernels = 1u << 3,
@@ -246,9 +250,10 @@ class Task {
   // The version it runs: decided once, before its first placement, by Policy::quality or else
   // the significance rule; fixed afterwards (retries and moves keep it). Thread-safe from then on.
   virtual Quality quality() const { return Quality::Accurate; }
-  // Whether the task unlocks others: 1 once the runtime knows of a task that reads one of its
-  // results, else 0. Higher runs first: queues that order their ready tasks use it; it only
-  // grows, until the task settles. Thread-safe.
+  // How long the path of known tasks that waits for this one is (its upward rank, HEFT's, from
+  // the forecasts), as a class from 0 (a leaf: no task reads its results yet) up: the class grows
+  // by one each time the rank doubles against the task's own forecast. Higher runs first: queues
+  // that order their ready tasks use it; it only grows, until the task settles. Thread-safe.
   virtual int priority() const { return 0; }
   // The runtime's tasks are TaskContexts (task_context.hpp), whose attempts a platform begins
   // and gives back; null for a task that is not the runtime's (a platform driven directly by a
@@ -275,6 +280,9 @@ class Platform {
   // true when it gave it back, and then it never runs that attempt; false when it has begun, or
   // the platform cannot take tasks back (the default). Thread-safe.
   virtual bool withdraw(Task& /*t*/) { return false; }
+  // t's priority() rose while it waits here, ready: a platform that orders its ready tasks queues
+  // it again at its new priority (it still runs once). Optional; thread-safe.
+  virtual void promote(Task& /*t*/) {}
   virtual std::size_t workers() const = 0;  // concurrent tasks it can run
   virtual void shutdown() = 0;              // finish submitted work, stop threads
   // Nothing is in flight (Runtime::drain): report the energy of the tasks that ran here that a

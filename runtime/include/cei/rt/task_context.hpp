@@ -121,6 +121,16 @@ class TaskContext : public Task {
   // Final: the runtime's executor reads it for every task it queues, without a virtual call.
   // Thread-safe (the runtime raises it while the task waits).
   int priority() const final { return rank.load(std::memory_order_relaxed); }
+  // The highest priority() the runtime gives: the class of an upward rank at least 2^kMaxPriority
+  // times the task's own forecast (docs/executor.md, "Priorities").
+  static constexpr int kMaxPriority = 4;
+
+  // On a platform that runs native versions (Capabilities::PicksVersion), as the attempt starts:
+  // the version to run on p, bound now so that what has been measured by then decides (the
+  // scheduler: an unmeasured version is tried by a bounded number of tasks, else the fastest
+  // measured one). Also sets timing().version_index. By the platform running the attempt, after
+  // take_input_bytes().
+  int bind_version(const Platform& p);
 
   // The countdown of the inputs for the platform running the current attempt (reset with each
   // attempt). Used by that platform only.
@@ -154,8 +164,8 @@ class TaskContext : public Task {
   std::vector<TaskArg> args_;
   Timing timing_;
 
-  // priority(), kept by the runtime: 0 for a task nothing reads from yet, the executor's common
-  // level (priorities above 0 run first), where a leaf stays behind the tasks that unlock others.
+  // priority(), kept by the runtime: the class of the task's upward rank (0: no longer than its
+  // own forecast, a leaf; up to kMaxPriority), so that the tasks on the longest paths run first.
   std::atomic<int> rank{0};
   // The attempt open (0: none), with kStarted once a platform began it (begin()).
   static constexpr int kStarted = 1 << 30;

@@ -3,7 +3,9 @@
 // is placed by that guess: the policy's pick goes ahead only when it explores, or when it is a
 // measured platform that can start the task at once (keeping it busy commits no queue); the
 // others wait for the exploration to report. An unmeasured platform is thus neither free (a guess
-// that floods it) nor hopeless (a guess that never tries it).
+// that floods it) nor hopeless (a guess that never tries it). It is explored kTries times at most
+// per CE: one whose explorations never measured it (they failed, or moved) is then taken by the
+// guess, not tried again and again.
 //
 //   ExplorationGate gate;                                  // the caller serializes every call
 //   switch (gate.admit(task.ce(), candidates, pick, now)) {
@@ -33,9 +35,13 @@ class ExplorationGate {
   void ended(const CeInfo& ce, const Platform& p);
   // Explorations running now, all CEs. Not thread-safe.
   int running() const { return running_; }
+  static constexpr int kTries = 2;
 
  private:
-  std::map<const CeInfo*, std::map<const Platform*, int>> explorations_;
+  struct Explored {
+    int running = 0, tries = 0;
+  };
+  std::map<const CeInfo*, std::map<const Platform*, Explored>> explorations_;
   int running_ = 0;
 };
 

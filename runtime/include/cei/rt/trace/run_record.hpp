@@ -60,6 +60,7 @@ struct TaskRecord {
   // The native version's declaring class, or "opencl"; kApproximateSuffix appended for an
   // approximation; "dropped" for a task that ran nothing (docs/language.md).
   std::string implementation;
+  std::size_t native_versions = 0;  // the CE's (CeInfo::nversions)
   bool started = false, finished = false, failed = false;
   Clock::time_point submitted{}, start{}, end{};
   Task::Timing timing{};

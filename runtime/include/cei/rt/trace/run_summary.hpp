@@ -6,6 +6,8 @@
 //   CE                platform  tasks  failed  busy ms  energy J  energy from      cost     moved
 //   Matmul::multiply  opencl0       6       0  412.000     9.100  nvml         0.000000  12.0 MiB
 //   ...
+//   versions: CholeskyCEI::gemm on cpu: chol 54, chol_loops 2
+//
 //   platform  tasks J  idle J  meter J  energy from
 //   opencl0     9.100  52.400   61.500  nvml
 //
@@ -37,6 +39,11 @@ struct SummaryRow {
   // per GB (Platform::prices; 0 where it has none).
   double cost = 0;
   std::size_t bytes_moved = 0;
+  // Tasks that ran per implementation (TaskRecord::implementation: a native version's declaring
+  // class, "opencl", ...), and whether the CE has several native versions (then the summary
+  // says which ran how often).
+  std::map<std::string, std::size_t> implementations;
+  bool several_versions = false;
 };
 
 // Per platform: its tasks' energy and, on a metered platform, the meter's idle energy and total
