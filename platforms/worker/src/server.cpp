@@ -37,7 +37,8 @@ struct TaskState {
   std::mutex mu;
   std::string state = "queued";  // queued | running | done | failed
   std::string error;
-  bool crashed = false;  // failed: the CE ended its worker process (CeCrashed)
+  bool crashed = false;     // failed: the CE ended its worker process (CeCrashed)
+  bool store_full = false;  // failed: its outputs did not fit in the node's data store
   std::vector<std::string> outputs;
   double exec_s = 0;
   std::vector<std::shared_ptr<LongPoll>> waiters;  // long polls answered when it finishes
@@ -90,6 +91,7 @@ HttpResponse status_response(const std::string& id, const TaskState& s) {  // s.
   if (finished(s)) j["exec_s"] = s.exec_s;
   if (!s.error.empty()) j["error"] = s.error;
   if (s.crashed) j["crashed"] = true;
+  if (s.store_full) j["store_full"] = true;
   return json_response(200, j);
 }
 
@@ -461,7 +463,7 @@ struct Node::Impl final : HttpHandler {
     void start(std::size_t body_bytes) override {
       if (!reservation_.make(node_.store, body_bytes)) {
         const auto& store = node_.store;
-        throw ProtocolError(503, "the node's data store is full: " + std::to_string(body_bytes) +
+        throw ProtocolError(503, std::string(remote::kStoreFull) + ": " + std::to_string(body_bytes) +
                                      " bytes do not fit beside " + std::to_string(store.bytes()) +
                                      " stored and " + std::to_string(store.reserved()) +
                                      " arriving (limit " +
@@ -540,7 +542,7 @@ struct Node::Impl final : HttpHandler {
     const char* type_name = v.type->name;
     bool existed = store.get(id).has_value();
     if (!store.put(id, std::move(v), reserved))
-      throw ProtocolError(503, "the node's data store is full");
+      throw ProtocolError(503, std::string(remote::kStoreFull));
     return json_response(existed ? 200 : 201, {{"id", id}, {"bytes", bytes}, {"type", type_name}});
   }
 
@@ -708,7 +710,7 @@ struct Node::Impl final : HttpHandler {
                 args = job.args](std::exception_ptr error) {
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::string message;
-      bool crashed = false;
+      bool crashed = false, store_full = false;
       if (error) {
         try {
           std::rethrow_exception(error);
@@ -728,7 +730,13 @@ struct Node::Impl final : HttpHandler {
           if (!is_result && ce->params[i].dir == rt::Dir::In) continue;
           const rt::TypeOps* t = is_result ? ce->result : ce->params[i].type;
           Value v{t, args[i], t->bytes(args[i].get())};
-          if (!store.put(outputs[k++], std::move(v))) message = "the node's data store is full";
+          const std::size_t bytes = v.bytes;
+          if (store.put(outputs[k++], std::move(v)) || !message.empty()) continue;
+          message = std::string(remote::kStoreFull) + ": output '" + outputs[k - 1] + "' of " +
+                    std::to_string(bytes) + " bytes does not fit beside " +
+                    std::to_string(store.bytes()) + " stored (limit " +
+                    std::to_string(opt.max_data_bytes) + ")";
+          store_full = true;
         }
       }
       {
@@ -751,6 +759,7 @@ struct Node::Impl final : HttpHandler {
       state->state = message.empty() ? "done" : "failed";
       state->error = message;
       state->crashed = crashed;
+      state->store_full = store_full;
       state->exec_s = secs;
       // Under the lock: Node::close clears the waiters under it before the server goes.
       for (auto& w : state->waiters) w->reply.post([w] { w->answer(); });
