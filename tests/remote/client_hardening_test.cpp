@@ -6,6 +6,7 @@
 // or recomputed on the host. Every run ends within the request timeout + 10 s.
 #include "client_process.hpp"
 #include "hostile_proxy.hpp"
+#include "raw_http.hpp"
 #include "worker_process.hpp"
 
 #include <unistd.h>
@@ -127,6 +128,25 @@ TEST(RemoteClientHardening, ANodeFrozenDuringAnUploadIsLostWithinTheTimeout) {
   auto only = run_client(proxy.url(), node.token(), true, 2000, 8 << 20, 10);
   EXPECT_EQ(only.status, 3) << only.out << only.err;
   EXPECT_TRUE(has(only.err, "lost: node unreachable")) << only.err;
+}
+
+// Finding 1: connections that send a head a line at a time (slowloris) held every slot of the node,
+// and a program under only:node1 exited 2. Newcomers now take the place of the oldest connections
+// that have not sent the token (per address past --max-peer-connections, and when the node is
+// full), so 96 of them from the program's own address do not keep it out of a 64-slot node.
+TEST(RemoteClientHardening, SlowPeersHoldingEverySlotDoNotKeepOutAProgramWithTheToken) {
+  WorkerProcess node({"--max-connections", "64"});
+  std::vector<int> slow;
+  for (int i = 0; i < 96; ++i) {
+    int s = connect_to(node.port());
+    if (s < 0) continue;
+    send_all(s, "GET /v1/health HTTP/1.1\r\nHost: x\r\n");
+    slow.push_back(s);
+  }
+  auto only = run_client(node.url(), node.token(), true, 5000, 5, 10);
+  for (int s : slow) close(s);
+  EXPECT_EQ(only.status, 0) << only.out << only.err;
+  EXPECT_TRUE(has(only.out, "right")) << only.out;
 }
 
 }  // namespace

@@ -159,37 +159,6 @@ long rss_kib(int pid) {
   return -1;
 }
 
-int connect_to(int port) {
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    close(s);
-    return -1;
-  }
-  timeval limit{20, 0};  // a test that fails must not hang
-  setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
-  return s;
-}
-
-bool send_all(int s, const std::string& bytes) {
-  return send(s, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size());
-}
-
-// Reads until the node closes the connection: what it sent, or nullopt on a read timeout.
-std::optional<std::string> read_to_close(int s) {
-  std::string got;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = recv(s, buf, sizeof buf, 0);
-    if (n == 0 || (n < 0 && errno == ECONNRESET)) return got;
-    if (n < 0) return std::nullopt;
-    got.append(buf, static_cast<std::size_t>(n));
-  }
-}
-
 TEST(RemoteNodeHardening, AFloodOfUnauthenticatedConnectionsLeavesTheMemoryBounded) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer's quarantine keeps freed memory resident";
@@ -295,6 +264,18 @@ TEST(RemoteNodeHardening, AStalledUploadIsClosedAndItsRoomGivenBack) {
   EXPECT_EQ(load["stored_values"], 0);
   store(node, "later", four_mib);  // the room is back
   EXPECT_EQ(node.info()["load"]["stored_values"], 1);
+}
+
+// Finding 1: a head sent a line at a time held its connection for the 120 s idle limit.
+TEST(RemoteNodeHardening, AHeadThatDoesNotArriveInTimeIsClosedUnanswered) {
+  WorkerProcess worker({"--head-timeout-s", "1"});
+  int s = connect_to(worker.port());
+  ASSERT_GE(s, 0);
+  ASSERT_TRUE(send_all(s, "GET /v1/health HTTP/1.1\r\nHost: x\r\n"));
+  auto got = read_to_close(s);
+  close(s);
+  ASSERT_TRUE(got.has_value()) << "the slow head's connection is still open";
+  EXPECT_EQ(*got, "");
 }
 
 TEST(RemoteNodeHardening, FinishedTasksAreForgottenPastTheirCount) {

@@ -79,9 +79,18 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
   app.add_option("--max-connections", o.max_connections,
-                 "connections open at once; more are closed unanswered")
+                 "connections open at once; past it a newcomer replaces the oldest one without "
+                 "the token yet, or is closed unanswered")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  app.add_option("--max-peer-connections", o.max_peer_connections,
+                 "connections from one address without the token yet; past it a newcomer "
+                 "replaces that address's oldest")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  app.add_option("--head-timeout-s", o.head_timeout_s, "a request head must arrive within this")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
   app.add_option("--tls-cert", o.tls_cert, "PEM certificate chain: serve https")
       ->check(CLI::ExistingFile);
   app.add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert")->check(CLI::ExistingFile);

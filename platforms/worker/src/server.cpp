@@ -268,6 +268,10 @@ struct Node::Impl final : HttpHandler {
     return error_response(status, message);
   }
 
+  bool trusted(const HttpHead& head) const override {
+    return remote::token_equals(remote::bearer_token(head.header("Authorization")), opt.token);
+  }
+
   std::variant<HttpResponse, std::unique_ptr<HttpExchange>> admit(const HttpHead& head) override {
     try {
       return route(head);
@@ -286,9 +290,7 @@ struct Node::Impl final : HttpHandler {
   }
 
   std::variant<HttpResponse, std::unique_ptr<HttpExchange>> route(const HttpHead& head) {
-    if (!remote::token_equals(remote::bearer_token(head.header("Authorization")), opt.token)) {
-      throw ProtocolError(401, "missing or wrong bearer token");
-    }
+    if (!trusted(head)) throw ProtocolError(401, "missing or wrong bearer token");
     std::string_view target = head.target();
     auto question = target.find('?');
     std::string_view raw_path = target.substr(0, question);
@@ -828,6 +830,8 @@ void Node::open() {
   h.min_rate_bytes_s = o.min_rate_bytes_s;
   h.rate_window_s = o.rate_window_s;
   h.max_connections = o.max_connections;
+  h.max_peer_connections = o.max_peer_connections;
+  h.head_timeout_s = o.head_timeout_s;
   impl_->server = std::make_unique<HttpServer>(*impl_, h);
 }
 
