@@ -266,6 +266,44 @@ TEST(RemoteNodeHardening, AStalledUploadIsClosedAndItsRoomGivenBack) {
   EXPECT_EQ(node.info()["load"]["stored_values"], 1);
 }
 
+// Finding 6: PUTs with the token that announce large vectors and stall after their framing made
+// the node map the whole of each (4 x 1 GiB: RSS 4.2 GB, /v1/health answered after 13 s). Now
+// nothing of the payload's memory is made before its first MiB has arrived, and the watchdog
+// closes them.
+TEST(RemoteNodeHardening, UploadsThatStallAfterTheirFramingCommitNoMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's quarantine keeps freed memory resident";
+#endif
+  WorkerProcess worker({"--rate-window-s", "1", "--min-rate-kib", "64"});
+  const long before = rss_kib(worker.pid());
+  const std::int64_t n = std::int64_t{64} << 20;  // 256 MiB of floats each
+  const std::int64_t head[2] = {1, n};
+  std::vector<int> stalled;
+  for (int i = 0; i < 4; ++i) {
+    int s = connect_to(worker.port());
+    ASSERT_GE(s, 0);
+    ASSERT_TRUE(send_all(s, "PUT /v1/data/big" + std::to_string(i) + "?type=" +
+                                url_encode(cei::rt::type_ops<Vec>().name) +
+                                " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                                worker.token() + "\r\nContent-Length: " +
+                                std::to_string(16 + 4 * n) + "\r\n\r\n" +
+                                std::string(reinterpret_cast<const char*>(head), sizeof head)));
+    stalled.push_back(s);
+  }
+  for (int s : stalled) {  // closed unanswered by the watchdog
+    auto got = read_to_close(s);
+    close(s);
+    ASSERT_TRUE(got.has_value()) << "a stalled upload was not closed";
+    EXPECT_EQ(*got, "");
+  }
+  const long after = rss_kib(worker.pid());
+  std::printf("node RSS %ld KiB -> %ld KiB after 4 stalled 256 MiB uploads\n", before, after);
+  EXPECT_LT(after - before, 32 * 1024);
+  cei::remote::NodeClient node(worker.url(), worker.token());
+  EXPECT_EQ(node.info()["load"]["receiving_bytes"], 0);
+  expect_serving(node);
+}
+
 // Finding 1: a head sent a line at a time held its connection for the 120 s idle limit.
 TEST(RemoteNodeHardening, AHeadThatDoesNotArriveInTimeIsClosedUnanswered) {
   WorkerProcess worker({"--head-timeout-s", "1"});

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -500,18 +501,32 @@ struct Node::Impl final : HttpHandler {
   };
 
   // The body of a contiguous value: its framing into `head_`, then the payload straight into
-  // the new object's memory.
+  // the new object's memory. A large payload's first kStage bytes go to a small buffer first:
+  // the object's memory is mapped in full when it is made, which an upload that stalls after its
+  // framing must not be able to make the node do (four stalled 1 GiB PUTs mapped 4 GiB and held
+  // the node's threads for seconds).
   class ValueUpload final : public Upload {
    public:
     using Upload::Upload;
+    static constexpr std::size_t kStage = 1 << 20;
     std::span<char> space() override {
       if (!head_done_) {
         head_done_ = true;
         head_.resize(std::min(body_total_, remote::wire_head_bytes(type_)));
         return {head_.data(), head_.size()};
       }
+      const std::size_t payload = body_total_ - head_.size();
+      if (!object_ && stage_.empty() && payload > kStage) {
+        if (auto err = remote::framing_error(type_, head_, body_total_); !err.empty())
+          throw ProtocolError(400, std::string("malformed ") + type_.name + ": " + err);
+        stage_.resize(kStage);
+        return {stage_.data(), stage_.size()};
+      }
       make();
-      return {static_cast<char*>(type_.data(object_.get())), body_total_ - head_.size()};
+      char* data = static_cast<char*>(type_.data(object_.get()));
+      std::memcpy(data, stage_.data(), stage_.size());
+      const std::size_t staged = std::exchange(stage_, {}).size();
+      return {data + staged, payload - staged};
     }
     void finish(HttpReply reply) override {
       reply.send(guarded([&] {
@@ -536,6 +551,7 @@ struct Node::Impl final : HttpHandler {
 
     bool head_done_ = false;
     std::string head_;
+    std::string stage_;  // a large payload's first bytes, until the object is made
     std::shared_ptr<void> object_;
   };
 
