@@ -425,5 +425,30 @@ TEST(RemoteNodeHardening, ABadOptionExits2NamingIt) {
   }
 }
 
+// Finding 9: --token-file /dev/zero was read without end (2 GB in 3 s). A token file must be a
+// regular file of at most 4 KiB, with no control character in the token.
+TEST(RemoteNodeHardening, ATokenFileThatIsNoTokenExits2) {
+  const std::string crlf = "/tmp/cei-crlf-token-" + std::to_string(getpid());
+  std::ofstream(crlf) << "abc\r\nX-Evil: 1\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"/dev/zero", "--token-file: /dev/zero: not a regular file"},
+      {crlf, "--token-file: " + crlf + ": control characters in the token"}};
+  for (const auto& [file, says] : cases) {
+    SCOPED_TRACE(file);
+    // `timeout`: the old node read /dev/zero until memory ran out.
+    std::string cmd = "timeout 20 " + std::string(CEI_TEST_WORKER) + " --token-file " + file + " 2>&1";
+    FILE* out = popen(cmd.c_str(), "r");
+    ASSERT_NE(out, nullptr);
+    std::string said;
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, out)) said += buf;
+    int status = pclose(out);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2) << said;
+    EXPECT_NE(said.find(says), std::string::npos) << said;
+  }
+  std::remove(crlf.c_str());
+}
+
 }  // namespace
 }  // namespace remote_test

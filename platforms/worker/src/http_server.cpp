@@ -311,13 +311,11 @@ class Session final : public HttpConnection {
           ec == bhttp::error::partial_message) {
         return close();
       }
-      keep_alive_ = false;
-      replied_ = true;
-      std::string what = ec == bhttp::error::header_limit
-                             ? "request head exceeds " + std::to_string(kHeaderLimit) + " bytes"
-                             : "malformed HTTP request: " + ec.message();
-      return write(handler_.error(400, what), Then::Linger);
+      return malformed(ec == bhttp::error::header_limit
+                           ? "request head exceeds " + std::to_string(kHeaderLimit) + " bytes"
+                           : "malformed HTTP request: " + ec.message());
     }
+    if (auto why = framing_refused(); !why.empty()) return malformed(why);
     if (!trusted_ && handler_.trusted(Head(*parser_))) {
       trusted_ = true;
       life_->untrusted.remove(*slot_);
@@ -352,6 +350,30 @@ class Session final : public HttpConnection {
                                });
     }
     read_body_start();
+  }
+
+  // 400, and the connection closes: what follows cannot be told apart from a next request.
+  void malformed(const std::string& what) {
+    keep_alive_ = false;
+    replied_ = true;
+    write(handler_.error(400, what), Then::Linger);
+  }
+
+  // A head whose body length two parties could read differently (RFC 9112 6.1, 6.3): a
+  // Transfer-Encoding other than exactly "chunked", or beside a Content-Length, or a
+  // Content-Length sent twice. Beast reads some of these one way, a proxy in front another: the
+  // rest of the body would run as a request of its own. "" when it is not one.
+  std::string framing_refused() const {
+    const auto& h = parser_->get();
+    const std::size_t lengths = h.count(bhttp::field::content_length);
+    if (lengths > 1) return "Content-Length sent " + std::to_string(lengths) + " times";
+    const std::size_t codings = h.count(bhttp::field::transfer_encoding);
+    if (codings == 0) return "";
+    const auto te = h[bhttp::field::transfer_encoding];
+    if (codings > 1 || !beast::iequals(te, "chunked"))
+      return "Transfer-Encoding '" + std::string(te) + "' (only 'chunked' is accepted)";
+    if (lengths > 0) return "both Transfer-Encoding and Content-Length";
+    return "";
   }
 
   void read_body_start() {
