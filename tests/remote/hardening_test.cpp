@@ -425,6 +425,30 @@ TEST(RemoteNodeHardening, ABadOptionExits2NamingIt) {
   }
 }
 
+// Finding 7: task ids were sequential ("t1", "t2", ...): a second holder of the token read the
+// status of another client's tasks, learnt their outputs' ids and overwrote them.
+TEST(RemoteNodeHardening, TaskIdsCannotBeGuessed) {
+  WorkerProcess worker;
+  cei::remote::NodeClient node(worker.url(), worker.token());
+  store(node, "x", 1);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 2; ++i) {
+    ids.push_back(node.submit({"TestCEI", "inc", {{Dir::In, "x", ""}}, "y" + std::to_string(i)}));
+    EXPECT_EQ(ids.back().size(), 33u) << ids.back();  // "t" and 128 bits in hex
+    EXPECT_EQ(ids.back().find_first_not_of("0123456789abcdef", 1), std::string::npos);
+    EXPECT_EQ(node.status(ids.back(), 30000).state, "done");
+  }
+  EXPECT_NE(ids[0], ids[1]);
+  for (const char* guess : {"t1", "t2", "t0"}) {
+    try {
+      node.status(guess);
+      ADD_FAILURE() << guess << " names a task";
+    } catch (const cei::remote::NodeError& e) {
+      EXPECT_EQ(e.status(), 404) << e.what();
+    }
+  }
+}
+
 // Finding 9: --token-file /dev/zero was read without end (2 GB in 3 s). A token file must be a
 // regular file of at most 4 KiB, with no control character in the token.
 TEST(RemoteNodeHardening, ATokenFileThatIsNoTokenExits2) {

@@ -20,7 +20,10 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
+#include <sys/random.h>
+
+#include <cerrno>
+#include <system_error>
 
 namespace cei::worker {
 
@@ -192,10 +195,17 @@ class Buffered final : public HttpExchange {
   Answer answer_;
 };
 
-std::string random_instance() {
-  std::random_device rd;
+// 128 bits from the kernel's generator, in hex: an id that nobody can guess or derive from ids
+// seen before.
+std::string random_hex() {
+  unsigned char bytes[16];
+  for (std::size_t got = 0; got < sizeof bytes;) {
+    ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "getrandom");
+    if (n > 0) got += static_cast<std::size_t>(n);
+  }
   char hex[33];
-  std::snprintf(hex, sizeof hex, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+  for (std::size_t i = 0; i < sizeof bytes; ++i) std::snprintf(hex + 2 * i, 3, "%02x", bytes[i]);
   return hex;
 }
 
@@ -213,11 +223,10 @@ struct Node::Impl final : HttpHandler {
   // Finished tasks in the order they finished, with when: the oldest are forgotten first.
   std::deque<std::pair<std::string, std::chrono::steady_clock::time_point>> finished_tasks;
   std::map<const rt::CeInfo*, History> history;
-  std::uint64_t next_task = 1;
   std::atomic<std::size_t> active{0};  // queued + running
   // Differs for every start of a node: a client that finds another one at the same address
   // knows that the values and tasks it left there are gone.
-  const std::string instance = random_instance();
+  const std::string instance = random_hex();
 
   std::unique_ptr<HttpServer> server;  // last: it stops before what its handlers use goes
 
@@ -716,7 +725,9 @@ struct Node::Impl final : HttpHandler {
     {
       std::lock_guard lock(tasks_mu);
       forget_finished(std::chrono::steady_clock::now());
-      id = "t" + std::to_string(next_task++);
+      // Unguessable: another holder of the token cannot read or follow this client's tasks, nor
+      // learn from their statuses the ids of its values (docs/rest-api.yaml).
+      id = "t" + random_hex();
       tasks[id] = state;
     }
     auto start = std::chrono::steady_clock::now();
