@@ -7,70 +7,88 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace cei::remote {
 
 namespace {
 
-// The body of GET /v1/data for `type`: a contiguous value's framing is checked as it arrives and
-// the payload goes straight into the value's own storage; an object's bytes are collected and
-// deserialized at the end.
+// The body of GET /v1/data for `type`. A contiguous value's framing is checked as it arrives
+// (against the expected extents when the caller knows them) and the payload goes straight into
+// the value's own storage. What the node alone vouches for - an object, or a payload of unknown
+// shape over kTrusted - is collected in steps as its bytes arrive instead, so that an announced
+// size commits no memory that the node does not send; then deserialized, or copied in.
 class ValueSink final : public BodySink {
  public:
+  static constexpr std::size_t kTrusted = 64 << 20;
+  static constexpr std::size_t kStep = 16 << 20;
+
   ValueSink(const rt::TypeOps& type, void* value, const Expected& expected)
       : type_(type), value_(value), expected_(expected) {}
 
-  // The announced size against what the caller expects, before a byte of memory is committed.
+  // The announced size against the expected extents, before a byte of memory is committed.
   void start(std::size_t bytes) override {
     total_ = bytes;
-    if (bytes > expected_.max_bytes) {
-      throw malformed(std::to_string(bytes) + " bytes where at most " +
-                      std::to_string(expected_.max_bytes) + " were expected");
+    if (expected_.extents.empty()) return;
+    std::size_t want = wire_head_bytes(type_) + type_.elem_size * element_count();
+    if (bytes != want) {
+      throw malformed(std::to_string(bytes) + " bytes where the expected extents (" +
+                      listed(expected_.extents) + ") make " + std::to_string(want));
     }
-    if (!expected_.extents.empty()) {
-      std::size_t want = wire_head_bytes(type_) + type_.elem_size * element_count();
-      if (bytes != want) {
-        throw malformed(std::to_string(bytes) + " bytes where the expected extents (" +
-                        listed(expected_.extents) + ") make " + std::to_string(want));
-      }
-    }
-    if (type_.kind == rt::TypeKind::Object) bytes_.resize(bytes);
   }
   std::span<char> space() override {
-    if (type_.kind == rt::TypeKind::Object || bytes_.empty()) {
-      if (type_.kind != rt::TypeKind::Object)
-        bytes_.resize(std::min(total_, wire_head_bytes(type_)));
-      return {bytes_.data(), bytes_.size()};
+    const bool object = type_.kind == rt::TypeKind::Object;
+    if (!object && head_.empty()) {
+      head_.resize(std::min(total_, wire_head_bytes(type_)));
+      return {head_.data(), head_.size()};
+    }
+    const std::size_t payload = total_ - head_.size();
+    if (object || (expected_.extents.empty() && payload > kTrusted)) {
+      if (!object) check_framing();
+      const std::size_t at = grown_.size(), step = std::min(payload - at, kStep);
+      grown_.resize(at + step);
+      return {grown_.data() + at, step};
     }
     make();
-    return {static_cast<char*>(type_.data(value_)), total_ - bytes_.size()};
+    return {static_cast<char*>(type_.data(value_)), payload};
   }
   std::size_t bytes() const { return total_; }
   // Once the whole body is in.
   void finish() {
-    if (type_.kind != rt::TypeKind::Object) return make();
+    if (type_.kind != rt::TypeKind::Object) {
+      make();
+      if (!grown_.empty()) std::memcpy(type_.data(value_), grown_.data(), grown_.size());
+      return;
+    }
     try {
-      type_.deserialize(value_, bytes_);
+      type_.deserialize(value_, grown_);
     } catch (const std::exception& e) {
       throw malformed(e.what());
     }
   }
 
  private:
-  // The framing read so far gives the value its shape, once checked against the body's size.
+  // The framing read so far, checked against the body's size and the expected extents.
+  void check_framing() {
+    if (!extents_.empty() || type_.rank == 0) return;
+    if (auto err = framing_error(type_, head_, total_, &extents_); !err.empty())
+      throw malformed(err);
+    if (!expected_.extents.empty() && extents_ != expected_.extents) {
+      throw malformed("extents (" + listed(extents_) + ") where (" + listed(expected_.extents) +
+                      ") were expected");
+    }
+  }
+  // Gives the value the framing's shape.
   void make() {
     if (made_) return;
     made_ = true;
-    std::vector<std::int64_t> extents;
-    if (auto err = framing_error(type_, bytes_, total_, &extents); !err.empty())
-      throw malformed(err);
-    if (!expected_.extents.empty() && extents != expected_.extents) {
-      throw malformed("extents (" + listed(extents) + ") where (" + listed(expected_.extents) +
-                      ") were expected");
+    if (type_.rank == 0) {
+      if (auto err = framing_error(type_, head_, total_); !err.empty()) throw malformed(err);
     }
-    type_.reshape_for_overwrite(value_, extents.data(), static_cast<int>(extents.size()));
-    if (type_.bytes(value_) != total_ - bytes_.size())
+    check_framing();
+    type_.reshape_for_overwrite(value_, extents_.data(), static_cast<int>(extents_.size()));
+    if (type_.bytes(value_) != total_ - head_.size())
       throw malformed("reshape disagrees with the extents");
   }
   std::runtime_error malformed(const std::string& what) const {
@@ -91,7 +109,9 @@ class ValueSink final : public BodySink {
   void* value_;
   const Expected& expected_;
   std::size_t total_ = 0;
-  std::string bytes_;  // the framing, or an object's whole body
+  std::string head_;   // a contiguous value's framing
+  std::string grown_;  // an object's bytes, or a payload collected before the value is made
+  std::vector<std::int64_t> extents_;  // the framing's, once checked
   bool made_ = false;
 };
 

@@ -82,11 +82,11 @@ struct TaskStatus {
 };
 
 // What a download must be, as far as its caller knows: checked against the answer's head before
-// any memory is allocated for it, so that a hostile node cannot make the client allocate what it
-// announces, nor hand back a value of another shape.
+// any memory is allocated for it, so that a hostile node cannot hand back a value of another
+// shape. (Without it, memory is committed as the bytes arrive past 64 MiB, never on the word of
+// a Content-Length alone.)
 struct Expected {
   std::vector<std::int64_t> extents;  // a contiguous value's exact extents; empty: not known
-  std::size_t max_bytes = SIZE_MAX;   // the body at most
 };
 
 class NodeClient {

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -36,6 +37,7 @@ const std::string& cpu_config() {
 struct Run {
   int status;
   std::string out, err;
+  long max_rss_kib;
 };
 
 // cei-hostile-client K N against node1 at `url`, under only:node1 or PreferRemote.
@@ -48,7 +50,7 @@ Run run_client(const std::string& url, const std::string& token, bool only_node1
   ClientProcess client({CEI_HOSTILE_CLIENT, std::to_string(k), std::to_string(n)}, env,
                        std::chrono::milliseconds(timeout_ms) + std::chrono::seconds(10));
   int status = client.status();
-  return {status, client.out(), client.err()};
+  return {status, client.out(), client.err(), client.max_rss_kib()};
 }
 
 bool has(const std::string& text, const std::string& part) {
@@ -96,6 +98,18 @@ TEST(RemoteClientHardening, AMalformedAnswerIsALostNode) {
     EXPECT_TRUE(has(other.out, "right")) << other.out;
     EXPECT_TRUE(has(other.err, "lost: malformed answer from the node")) << other.err;
   }
+}
+
+// Finding 5: a value of no known shape (scale has no result_size) announced at 1 GiB was allocated
+// (and mapped) in full before its bytes came; now memory follows the bytes that arrive.
+TEST(RemoteClientHardening, AnAnnouncedSizeCommitsNoMemoryTheNodeDoesNotSend) {
+  WorkerProcess node;
+  HostileProxy proxy(node.port(), Mode::HugeUnknown);
+  auto only = run_client(proxy.url(), node.token(), true, 1000, 5, 10);
+  EXPECT_EQ(only.status, 3) << only.out << only.err;
+  EXPECT_TRUE(has(only.err, "cei: node node1 (" + proxy.url() + ") lost: ")) << only.err;
+  std::printf("client peak RSS %ld KiB\n", only.max_rss_kib);
+  EXPECT_LT(only.max_rss_kib, 256 * 1024);
 }
 
 // Finding 5: a /v1/info announced at 1000 MB was read whole (client RSS 4 GB).

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,7 +66,9 @@ void ClientProcess::go() {
 int ClientProcess::status() {
   if (!pump([&] { return fds_[0] < 0 && fds_[1] < 0; })) return -1;
   int status = 0;
-  waitpid(pid_, &status, 0);
+  rusage usage{};
+  wait4(pid_, &status, 0, &usage);
+  max_rss_kib_ = usage.ru_maxrss;
   pid_ = -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -28,6 +28,8 @@ class ClientProcess {
   // Its exit status once it closed its output; -1 if it did not within the grace time (then it
   // is killed), or ended by a signal.
   int status();
+  // Its peak resident memory, once status() has seen it end.
+  long max_rss_kib() const { return max_rss_kib_; }
   const std::string& out() const { return out_; }
   const std::string& err() const { return err_; }
 
@@ -40,6 +42,7 @@ class ClientProcess {
   int in_ = -1;
   int fds_[2] = {-1, -1};  // its stdout, its stderr
   std::string out_, err_;
+  long max_rss_kib_ = 0;
 };
 
 }  // namespace remote_test

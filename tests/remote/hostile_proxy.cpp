@@ -175,12 +175,15 @@ bool HostileProxy::answer(int client, int upstream, const std::string& request) 
     hold();
     return false;
   }
-  if (!data || mode_ == Mode::Pass || mode_ == Mode::Freeze || tampered_.exchange(true))
+  const int nth = data ? ++data_gets_ : 0;
+  if (nth != (mode_ == Mode::HugeUnknown ? 2 : 1) || mode_ == Mode::Pass || mode_ == Mode::Freeze)
     return send_all(client, reply->head + reply->body);
   switch (mode_) {
-    case Mode::HugeValue: {
-      const std::int64_t framing[2] = {1, std::int64_t{3} << 28};  // 3 GiB of floats
-      send_all(client, with_length(reply->head, 16 + (std::size_t{3} << 30)) +
+    case Mode::HugeValue:
+    case Mode::HugeUnknown: {
+      const std::size_t bytes = mode_ == Mode::HugeValue ? std::size_t{3} << 30 : 1 << 30;
+      const std::int64_t framing[2] = {1, static_cast<std::int64_t>(bytes / sizeof(float))};
+      send_all(client, with_length(reply->head, 16 + bytes) +
                            std::string(reinterpret_cast<const char*>(framing), sizeof framing));
       hold();
       return false;

@@ -4,6 +4,7 @@
 //   ShortVector  the first GET /v1/data answer loses its last float (extent and length fixed up:
 //                a well-formed vector one element short);
 //   HugeValue    the first GET /v1/data is answered with the head of a 3 GiB vector, then nothing;
+//   HugeUnknown  the second one with the head of a 1 GiB vector, then nothing;
 //   HugeInfo     GET /v1/info is answered with a 1000 MB Content-Length, then nothing;
 //   Trickle      the first GET /v1/data answer goes out one byte per 100 ms;
 //   Freeze       from the first PUT /v1/data on, nothing more is read or answered on any
@@ -21,7 +22,7 @@ namespace remote_test {
 
 class HostileProxy {
  public:
-  enum class Mode { Pass, ShortVector, HugeValue, HugeInfo, Trickle, Freeze };
+  enum class Mode { Pass, ShortVector, HugeValue, HugeUnknown, HugeInfo, Trickle, Freeze };
   HostileProxy(int node_port, Mode mode);
   ~HostileProxy();  // closes every connection
   HostileProxy(const HostileProxy&) = delete;
@@ -40,7 +41,8 @@ class HostileProxy {
 
   int node_port_, port_ = 0, listener_ = -1;
   Mode mode_;
-  std::atomic<bool> stop_{false}, frozen_{false}, tampered_{false};
+  std::atomic<bool> stop_{false}, frozen_{false};
+  std::atomic<int> data_gets_{0};  // GET /v1/data answers so far
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<int> sockets_;  // open connections, closed at the end
