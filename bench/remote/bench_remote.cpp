@@ -244,11 +244,13 @@ int main(int argc, char** argv) {
   // host copy's. After the cold upload above, one more untimed exchange, as on a node serving a
   // run: a value replaced under its name is held twice while the new one arrives, so the steady
   // state has two blocks of the size on each side (connections pooled, freed blocks cached).
-  // Then raw TCP and the node take turns.
+  // Then raw TCP and the node take turns. The remote platform knows the shape of what it uploaded
+  // (and of a CE's result_size): its downloads go straight into the value then.
   Vec back;
-  client.get("big", ops, &back);
+  const cei::remote::Expected shape{{static_cast<std::int64_t>(v.size())}};
+  client.get("big", ops, &back, shape);
   client.put("big", ops, &v);
-  client.get("big", ops, &back);
+  client.get("big", ops, &back, shape);
   constexpr int kRounds = 9;
   std::string warm_dst(wire.size(), '\0');
   for (int r = 0; r < kRounds; ++r) {
@@ -259,7 +261,7 @@ int main(int argc, char** argv) {
     client.put("big", ops, &v);
     up.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
     t0 = Clock::now();
-    client.get("big", ops, &back);
+    client.get("big", ops, &back, shape);
     down.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
     if (!(back == v)) throw std::runtime_error("download differs from upload");
   }

@@ -65,6 +65,7 @@ struct DataChannel::Settings {
   std::string host, port, host_header, base_path, authorization;
   bool https = false, validate = true;
   std::chrono::milliseconds timeout{0};
+  double min_rate = 1;  // bytes per second
   std::optional<asio::ssl::context> tls;
 };
 
@@ -75,7 +76,10 @@ struct DataChannel::Settings {
 // Beast and asio's free functions.
 class PollingSocket {
  public:
-  PollingSocket(int fd, std::chrono::milliseconds timeout) : fd_(fd), timeout_(timeout) {}
+  using Deadline = std::chrono::steady_clock::time_point;
+  // Each wait lasts at most `timeout`, and none goes past `end` (the exchange's deadline).
+  PollingSocket(int fd, std::chrono::milliseconds timeout, Deadline end)
+      : fd_(fd), timeout_(timeout), end_(end) {}
 
   template <typename Buffers>
   std::size_t read_some(const Buffers& b, beast::error_code& ec) {
@@ -133,8 +137,14 @@ class PollingSocket {
         ec = beast::error_code(errno, beast::system_category());
         return 0;
       }
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+          end_ - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        ec = beast::error::timeout;
+        return 0;
+      }
       pollfd p{fd_, events, 0};
-      int ready = ::poll(&p, 1, static_cast<int>(timeout_.count()));
+      int ready = ::poll(&p, 1, static_cast<int>(std::min(timeout_, left).count()));
       if (ready == 0) {
         ec = beast::error::timeout;
         return 0;
@@ -148,6 +158,7 @@ class PollingSocket {
 
   int fd_;
   std::chrono::milliseconds timeout_;
+  Deadline end_;
 };
 
 // One keep-alive connection. Plain http uses PollingSocket's system calls; https runs asio
@@ -158,6 +169,8 @@ struct DataChannel::Connection {
   explicit Connection(std::chrono::milliseconds t) : timeout(t) {}
 
   std::chrono::milliseconds timeout;
+  // The exchange's deadline: no step waits past it (exchange() sets it).
+  PollingSocket::Deadline end = PollingSocket::Deadline::max();
   asio::io_context io;
   asio::steady_timer deadline{io};
   std::optional<beast::tcp_stream> plain;
@@ -172,7 +185,7 @@ struct DataChannel::Connection {
   template <typename Sync, typename Async>
   std::size_t step(Sync&& sync, Async&& async) {
     if (!secure) {
-      PollingSocket s(plain->socket().native_handle(), timeout);
+      PollingSocket s(plain->socket().native_handle(), timeout, end);
       beast::error_code ec;
       std::size_t n = sync(s, ec);
       if (ec) throw beast::system_error(ec);
@@ -187,7 +200,9 @@ struct DataChannel::Connection {
     beast::error_code ec;
     std::size_t n = 0;
     bool late = false;
-    deadline.expires_after(timeout);
+    const auto left = end - std::chrono::steady_clock::now();
+    if (left <= decltype(left)::zero()) throw beast::system_error(beast::error::timeout);
+    deadline.expires_after(std::min<std::chrono::steady_clock::duration>(timeout, left));
     deadline.async_wait([&](beast::error_code e) {
       if (e) return;
       late = true;
@@ -218,6 +233,7 @@ DataChannel::DataChannel(const std::string& url, std::string authorization,
   s.base_path = u.path() == "/" ? "" : u.path();
   s.authorization = std::move(authorization);
   s.timeout = options.timeout;
+  s.min_rate = static_cast<double>(std::max<std::size_t>(1, options.min_rate_bytes_s));
   s.validate = options.validate_certificates;
   if (s.https) {
     s.tls.emplace(asio::ssl::context::tls_client);
@@ -230,9 +246,10 @@ DataChannel::DataChannel(const std::string& url, std::string authorization,
 
 DataChannel::~DataChannel() = default;
 
-std::unique_ptr<DataChannel::Connection> DataChannel::connect() {
+std::unique_ptr<DataChannel::Connection> DataChannel::connect(Clock::time_point end) {
   auto& s = *settings_;
   auto c = std::make_unique<Connection>(s.timeout);
+  c->end = end;
   tcp::resolver resolver(c->io);
   auto endpoints = resolver.resolve(s.host, s.port);
   if (s.https) {
@@ -263,17 +280,28 @@ void DataChannel::release(std::unique_ptr<Connection> c) {
   if (idle_.size() < kIdle) idle_.push_back(std::move(c));
 }
 
+DataChannel::Clock::time_point DataChannel::deadline(Clock::time_point from,
+                                                    std::uint64_t bytes) const {
+  const auto& s = *settings_;
+  // Past a year the sum would overflow the clock: no transfer lasts that long anyway.
+  const double seconds = std::min(static_cast<double>(bytes) / s.min_rate, 3.2e7);
+  return from + s.timeout +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 DataChannel::Reply DataChannel::exchange(std::string_view method, const std::string& target,
-                                         std::span<const std::string_view> body, BodySink* sink) {
+                                         std::span<const std::string_view> body, BodySink* sink,
+                                         std::string_view content_type) {
   auto& s = *settings_;
   std::size_t length = 0;
   for (auto part : body) length += part.size();
+  const auto begin = Clock::now();
   std::string head = std::string(method) + " " + s.base_path + target +
                      " HTTP/1.1\r\nHost: " + s.host_header +
                      "\r\nAuthorization: " + s.authorization + "\r\n";
   if (length > 0 || method == "PUT" || method == "POST") {
-    head += "Content-Type: application/octet-stream\r\nContent-Length: " + std::to_string(length) +
-            "\r\n";
+    head += "Content-Type: " + std::string(content_type) +
+            "\r\nContent-Length: " + std::to_string(length) + "\r\n";
   }
   head += "\r\n";
   std::vector<asio::const_buffer> out{asio::buffer(head)};
@@ -292,9 +320,10 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
         pooled = true;
       }
     }
+    if (c) c->end = deadline(begin, length);
     if (!c) {
       try {
-        c = connect();
+        c = connect(deadline(begin, length));
       } catch (const std::exception& e) {
         throw NodeError(0, std::string("node unreachable: ") + e.what());
       }
@@ -342,6 +371,12 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
       StringSink own(reply.body);
       BodySink& into = sink && reply.status / 100 == 2 ? *sink : own;
       if (auto announced = parser.content_length(); announced && !parser.chunked()) {
+        if (&into == &own && *announced > kMaxTextBody) {
+          throw NodeError::malformed("an answer of " + std::to_string(*announced) +
+                                     " bytes, more than the " + std::to_string(kMaxTextBody) +
+                                     " a client reads");
+        }
+        c->end = deadline(begin, length + *announced);  // the node may take its time to send it
         // Straight from the socket into the sink's memory, after what the head's read took.
         into.start(static_cast<std::size_t>(*announced));
         std::size_t left = static_cast<std::size_t>(*announced);
@@ -366,8 +401,9 @@ DataChannel::Reply DataChannel::exchange(std::string_view method, const std::str
           }
         }
       } else if (!parser.is_done()) {
+        // Nodes never send chunked answers: whatever comes so is read within the text limit.
         bhttp::response_parser<bhttp::string_body> full(std::move(parser));
-        full.body_limit(std::numeric_limits<std::uint64_t>::max());
+        full.body_limit(kMaxTextBody);
         c->step([&](auto& stream, auto& ec) { return bhttp::read(stream, c->buffer, full, ec); },
                 [&](auto& stream, auto done) { bhttp::async_read(stream, c->buffer, full, done); });
         keep_alive = keep_alive && full.get().keep_alive();

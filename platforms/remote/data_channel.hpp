@@ -12,7 +12,9 @@
 
 #include "node_client.hpp"
 
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -46,15 +48,26 @@ class DataChannel {
   };
   // Throws NodeError(0, ...) when the node does not answer or the connection fails; any HTTP
   // status is a Reply. Each wait (connect, handshake, for room to send or for data; on https
-  // every 16 MiB) has the client's timeout. Safe from several threads: each exchange holds a
-  // connection of its own.
+  // every 16 MiB) has the client's timeout, and the whole exchange a deadline: the timeout plus
+  // its bytes (sent, and announced by the answer) at the client's minimum rate, so that a node
+  // trickling an answer cannot hold it for ever. A body not given to `sink` (JSON, errors) is
+  // refused beyond kMaxTextBody (NodeError::malformed) before it is read. Safe from several
+  // threads: each exchange holds a connection of its own.
   Reply exchange(std::string_view method, const std::string& target,
-                 std::span<const std::string_view> body = {}, BodySink* sink = nullptr);
+                 std::span<const std::string_view> body = {}, BodySink* sink = nullptr,
+                 std::string_view content_type = "application/octet-stream");
+
+  // The largest answer body read into a string: /v1/info of an application with thousands of
+  // CEs stays far below it.
+  static constexpr std::size_t kMaxTextBody = 8 << 20;
 
   struct Connection;
 
  private:
-  std::unique_ptr<Connection> connect();
+  using Clock = std::chrono::steady_clock;
+  // When an exchange begun at `from` moving `bytes` must be over.
+  Clock::time_point deadline(Clock::time_point from, std::uint64_t bytes) const;
+  std::unique_ptr<Connection> connect(Clock::time_point end);
   void release(std::unique_ptr<Connection> c);
 
   struct Settings;

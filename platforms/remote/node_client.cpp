@@ -1,207 +1,188 @@
 #include "node_client.hpp"
 
 #include "data_channel.hpp"
-#include "fast_continuations.hpp"
 #include "wire_check.hpp"
 
-#include <cpprest/containerstream.h>
-#include <cpprest/http_client.h>
-
-#include <boost/asio/ssl.hpp>
+#include <cpprest/base_uri.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <system_error>
+#include <cstring>
 #include <vector>
 
 namespace cei::remote {
 
-namespace http = web::http;
-
 namespace {
 
-// The body of GET /v1/data for `type`: a contiguous value's framing is checked as it arrives and
-// the payload goes straight into the value's own storage; an object's bytes are collected and
-// deserialized at the end.
+// The body of GET /v1/data for `type`. A contiguous value's framing is checked as it arrives
+// (against the expected extents when the caller knows them) and the payload goes straight into
+// the value's own storage. What the node alone vouches for - an object, or a payload of unknown
+// shape over kTrusted - is collected in steps as its bytes arrive instead, so that an announced
+// size commits no memory that the node does not send; then deserialized, or copied in.
 class ValueSink final : public BodySink {
  public:
-  ValueSink(const rt::TypeOps& type, void* value) : type_(type), value_(value) {}
+  static constexpr std::size_t kTrusted = 64 << 20;
+  static constexpr std::size_t kStep = 16 << 20;
 
+  ValueSink(const rt::TypeOps& type, void* value, const Expected& expected)
+      : type_(type), value_(value), expected_(expected) {}
+
+  // The announced size against the expected extents, before a byte of memory is committed.
   void start(std::size_t bytes) override {
     total_ = bytes;
-    if (type_.kind == rt::TypeKind::Object) bytes_.resize(bytes);
+    if (expected_.extents.empty()) return;
+    std::size_t want = wire_head_bytes(type_) + type_.elem_size * element_count();
+    if (bytes != want) {
+      throw malformed(std::to_string(bytes) + " bytes where the expected extents (" +
+                      listed(expected_.extents) + ") make " + std::to_string(want));
+    }
   }
   std::span<char> space() override {
-    if (type_.kind == rt::TypeKind::Object || bytes_.empty()) {
-      if (type_.kind != rt::TypeKind::Object)
-        bytes_.resize(std::min(total_, wire_head_bytes(type_)));
-      return {bytes_.data(), bytes_.size()};
+    const bool object = type_.kind == rt::TypeKind::Object;
+    if (!object && head_.empty()) {
+      head_.resize(std::min(total_, wire_head_bytes(type_)));
+      return {head_.data(), head_.size()};
+    }
+    const std::size_t payload = total_ - head_.size();
+    if (object || (expected_.extents.empty() && payload > kTrusted)) {
+      if (!object) check_framing();
+      const std::size_t at = grown_.size(), step = std::min(payload - at, kStep);
+      grown_.resize(at + step);
+      return {grown_.data() + at, step};
     }
     make();
-    return {static_cast<char*>(type_.data(value_)), total_ - bytes_.size()};
+    return {static_cast<char*>(type_.data(value_)), payload};
   }
   std::size_t bytes() const { return total_; }
   // Once the whole body is in.
   void finish() {
-    if (type_.kind != rt::TypeKind::Object) return make();
+    if (type_.kind != rt::TypeKind::Object) {
+      make();
+      if (!grown_.empty()) std::memcpy(type_.data(value_), grown_.data(), grown_.size());
+      return;
+    }
     try {
-      type_.deserialize(value_, bytes_);
+      type_.deserialize(value_, grown_);
     } catch (const std::exception& e) {
       throw malformed(e.what());
     }
   }
 
  private:
-  // The framing read so far gives the value its shape, once checked against the body's size.
+  // The framing read so far, checked against the body's size and the expected extents.
+  void check_framing() {
+    if (!extents_.empty() || type_.rank == 0) return;
+    if (auto err = framing_error(type_, head_, total_, &extents_); !err.empty())
+      throw malformed(err);
+    if (!expected_.extents.empty() && extents_ != expected_.extents) {
+      throw malformed("extents (" + listed(extents_) + ") where (" + listed(expected_.extents) +
+                      ") were expected");
+    }
+  }
+  // Gives the value the framing's shape.
   void make() {
     if (made_) return;
     made_ = true;
-    std::vector<std::int64_t> extents;
-    if (auto err = framing_error(type_, bytes_, total_, &extents); !err.empty())
-      throw malformed(err);
-    type_.reshape_for_overwrite(value_, extents.data(), static_cast<int>(extents.size()));
-    if (type_.bytes(value_) != total_ - bytes_.size())
+    if (type_.rank == 0) {
+      if (auto err = framing_error(type_, head_, total_); !err.empty()) throw malformed(err);
+    }
+    check_framing();
+    type_.reshape_for_overwrite(value_, extents_.data(), static_cast<int>(extents_.size()));
+    if (type_.bytes(value_) != total_ - head_.size())
       throw malformed("reshape disagrees with the extents");
   }
   std::runtime_error malformed(const std::string& what) const {
-    return std::runtime_error(std::string("malformed ") + type_.name + " from the node: " + what);
+    return std::runtime_error(std::string(type_.name) + ": " + what);
+  }
+  std::size_t element_count() const {
+    std::size_t n = 1;
+    for (auto e : expected_.extents) n *= static_cast<std::size_t>(e);
+    return n;
+  }
+  static std::string listed(const std::vector<std::int64_t>& extents) {
+    std::string s;
+    for (auto e : extents) s += (s.empty() ? "" : ", ") + std::to_string(e);
+    return s;
   }
 
   const rt::TypeOps& type_;
   void* value_;
+  const Expected& expected_;
   std::size_t total_ = 0;
-  std::string bytes_;  // the framing, or an object's whole body
+  std::string head_;   // a contiguous value's framing
+  std::string grown_;  // an object's bytes, or a payload collected before the value is made
+  std::vector<std::int64_t> extents_;  // the framing's, once checked
   bool made_ = false;
 };
 
 }  // namespace
 
 struct NodeClient::Impl {
-  std::string token;
   ClientOptions opt;
-  std::unique_ptr<http::client::http_client> client;  // every JSON request, long polls too
-  std::unique_ptr<DataChannel> data;                  // PUT and GET of /v1/data
-
-  static http::client::http_client_config config(const ClientOptions& o,
-                                                 std::chrono::milliseconds timeout) {
-    http::client::http_client_config c;
-    c.set_timeout(timeout);
-    c.set_chunksize(1 << 20);
-    c.set_validate_certificates(o.validate_certificates);
-    if (!o.ca_file.empty()) {
-      c.set_ssl_context_callback(
-          [ca = o.ca_file](boost::asio::ssl::context& ctx) { ctx.load_verify_file(ca); });
-    }
-    return c;
-  }
-
-  http::http_request request(const http::method& m, const std::string& path) const {
-    http::http_request r(m);
-    r.set_request_uri(path);
-    r.headers().add(http::header_names::authorization, "Bearer " + token);
-    return r;
-  }
-
-  static std::string body_of(http::http_response& resp) {
-    auto announced = resp.headers().content_length();
-    if (announced == 0) {
-      Concurrency::streams::container_buffer<std::string> buf;
-      resp.body().read_to_end(buf).get();
-      return std::move(buf.collection());
-    }
-    // In getn() calls of the announced size: read_to_end's loop of continuations can deadlock
-    // on the body's buffer under the inline continuations of fast_continuations.hpp.
-    std::string bytes(announced, '\0');
-    auto buf = resp.body().streambuf();
-    std::size_t got = 0;
-    while (got < bytes.size()) {
-      std::size_t n =
-          buf.getn(reinterpret_cast<uint8_t*>(bytes.data()) + got, bytes.size() - got).get();
-      if (n == 0) break;
-      got += n;
-    }
-    if (got != bytes.size()) throw std::runtime_error("response shorter than its Content-Length");
-    return bytes;
-  }
+  std::unique_ptr<DataChannel> data;  // every request: values, JSON, long polls
 
   // A 503's Retry-After in seconds (the HTTP-date form is not sent by nodes): at least 1 s.
-  static std::chrono::seconds retry_after(int status, const std::string* header) {
-    if (status != http::status_codes::ServiceUnavailable) return {};
+  static std::chrono::seconds retry_after(int status, const std::string& header) {
+    if (status != 503) return {};
     long s = 1;
-    if (header) {
-      try {
-        s = std::stol(*header);
-      } catch (const std::exception&) {
-      }
+    try {
+      s = std::stol(header);
+    } catch (const std::exception&) {
     }
     return std::chrono::seconds(std::clamp(s, 1L, 3600L));
   }
 
-  [[noreturn]] static void fail(int status, const std::string& body, const std::string* retry) {
-    std::string message = body;
+  static void check(const DataChannel::Reply& reply, int expected, int also = 0) {
+    if (reply.status == expected || (also != 0 && reply.status == also)) return;
+    std::string message = reply.body;
     try {
-      message = nlohmann::json::parse(body).at("error").get<std::string>();
+      message = nlohmann::json::parse(reply.body).at("error").get<std::string>();
     } catch (const std::exception&) {
     }
-    throw NodeError(status, "node answered " + std::to_string(status) + ": " + message,
-                    retry_after(status, retry));
+    throw NodeError(reply.status,
+                    "node answered " + std::to_string(reply.status) + ": " + message,
+                    retry_after(reply.status, reply.retry_after));
   }
 
-  // Sends, and turns every failure into a NodeError.
-  std::string send(http::client::http_client& c, http::http_request r, http::status_code expected,
-                   http::status_code also = 0) {
-    http::http_response resp;
+  // A JSON request; the answer, which must be a JSON object, parsed.
+  nlohmann::json call(std::string_view method, const std::string& path, int expected,
+                      const std::string& body = {}) {
+    std::string_view parts[] = {body};
+    auto reply = data->exchange(method, path, body.empty() ? std::span<const std::string_view>{}
+                                                            : std::span<const std::string_view>(parts),
+                                nullptr, "application/json");
+    check(reply, expected);
     try {
-      resp = c.request(r).get();
-    } catch (const http::http_exception& e) {
-      throw NodeError(0, std::string("node unreachable: ") + e.what(), {},
-                      e.error_code() == std::errc::timed_out);
+      auto j = nlohmann::json::parse(reply.body);
+      if (!j.is_object()) throw std::runtime_error("not a JSON object");
+      return j;
     } catch (const std::exception& e) {
-      throw NodeError(0, std::string("node unreachable: ") + e.what());
+      throw NodeError::malformed(std::string(method) + " " + path + ": " + e.what());
     }
-    std::string body;
-    try {
-      body = body_of(resp);
-    } catch (const std::exception& e) {
-      throw NodeError(0, std::string("node connection lost: ") + e.what());
-    }
-    if (resp.status_code() != expected && (also == 0 || resp.status_code() != also)) {
-      auto h = resp.headers().find("Retry-After");
-      fail(resp.status_code(), body, h == resp.headers().end() ? nullptr : &h->second);
-    }
-    return body;
   }
 
-  // PUT /v1/data/{id} of these parts, on the data channel.
+  // PUT /v1/data/{id} of these parts.
   void upload(const std::string& id, const std::string& type_name,
               std::span<const std::string_view> parts) {
-    check(data->exchange(
-              "PUT", "/v1/data/" + id + "?type=" + http::uri::encode_data_string(type_name), parts),
-          http::status_codes::Created, http::status_codes::OK);
-  }
-
-  static void check(const DataChannel::Reply& reply, int expected, int also = 0) {
-    if (reply.status != expected && (also == 0 || reply.status != also))
-      fail(reply.status, reply.body, reply.retry_after.empty() ? nullptr : &reply.retry_after);
+    check(data->exchange("PUT",
+                         "/v1/data/" + id + "?type=" +
+                             web::uri::encode_data_string(type_name),
+                         parts),
+          201, 200);
   }
 };
 
 NodeClient::NodeClient(const std::string& url, std::string token, ClientOptions options)
     : url_(url), impl_(std::make_unique<Impl>()) {
-  use_fast_continuations();
-  impl_->token = std::move(token);
   impl_->opt = options;
-  impl_->client =
-      std::make_unique<http::client::http_client>(url, Impl::config(options, options.timeout));
-  impl_->data = std::make_unique<DataChannel>(url, "Bearer " + impl_->token, options);
+  impl_->data = std::make_unique<DataChannel>(url, "Bearer " + token, options);
 }
 
 NodeClient::~NodeClient() = default;
 
 bool NodeClient::health() {
   try {
-    impl_->send(*impl_->client, impl_->request(http::methods::GET, "/v1/health"),
-                http::status_codes::OK);
+    impl_->call("GET", "/v1/health", 200);
     return true;
   } catch (const NodeError&) {
     return false;
@@ -209,17 +190,14 @@ bool NodeClient::health() {
 }
 
 nlohmann::json NodeClient::info() {
-  return nlohmann::json::parse(impl_->send(
-      *impl_->client, impl_->request(http::methods::GET, "/v1/info"), http::status_codes::OK));
+  return impl_->call("GET", "/v1/info", 200);
 }
 
 nlohmann::json NodeClient::forecast(const std::string& interface_name, const std::string& ce,
                                     double input_bytes) {
-  auto r = impl_->request(http::methods::POST, "/v1/forecast");
   nlohmann::json j{{"ce", {{"interface", interface_name}, {"name", ce}}},
                    {"input_bytes", input_bytes}};
-  r.set_body(j.dump(), "application/json");
-  return nlohmann::json::parse(impl_->send(*impl_->client, r, http::status_codes::OK));
+  return impl_->call("POST", "/v1/forecast", 200, j.dump());
 }
 
 void NodeClient::put(const std::string& id, const std::string& type_name, std::string bytes) {
@@ -228,9 +206,14 @@ void NodeClient::put(const std::string& id, const std::string& type_name, std::s
 }
 
 std::string NodeClient::get(const std::string& id) {
-  auto reply = impl_->data->exchange("GET", "/v1/data/" + id);
-  Impl::check(reply, http::status_codes::OK);
-  return std::move(reply.body);
+  // Into a string of the announced size: a value's bytes are not bounded as JSON is.
+  struct Bytes final : BodySink {
+    std::string s;
+    void start(std::size_t bytes) override { s.resize(bytes); }
+    std::span<char> space() override { return {s.data(), s.size()}; }
+  } bytes;
+  Impl::check(impl_->data->exchange("GET", "/v1/data/" + id, {}, &bytes), 200);
+  return std::move(bytes.s);
 }
 
 std::size_t NodeClient::put(const std::string& id, const rt::TypeOps& type, const void* value) {
@@ -250,25 +233,35 @@ std::size_t NodeClient::put(const std::string& id, const rt::TypeOps& type, cons
   return parts[0].size() + parts[1].size();
 }
 
-std::size_t NodeClient::get(const std::string& id, const rt::TypeOps& type, void* value) {
-  ValueSink sink(type, value);
-  auto reply = impl_->data->exchange("GET", "/v1/data/" + id, {}, &sink);
-  Impl::check(reply, http::status_codes::OK);
-  sink.finish();
+std::size_t NodeClient::get(const std::string& id, const rt::TypeOps& type, void* value,
+                            const Expected& expected) {
+  ValueSink sink(type, value, expected);
+  DataChannel::Reply reply;
+  try {
+    reply = impl_->data->exchange("GET", "/v1/data/" + id, {}, &sink);
+    Impl::check(reply, 200);
+    sink.finish();
+  } catch (const NodeError&) {
+    throw;
+  } catch (const std::exception& e) {  // the sink's: the body is not the value asked for
+    throw NodeError::malformed("GET /v1/data/" + id + ": " + e.what());
+  }
   return sink.bytes();
 }
 
 void NodeClient::erase(const std::string& id) {
-  // On the data channel too: cpprest's client held a DELETE to a frozen node several times the
-  // request timeout, and the remote platform's shutdown with it.
-  Impl::check(impl_->data->exchange("DELETE", "/v1/data/" + id), http::status_codes::NoContent);
+  Impl::check(impl_->data->exchange("DELETE", "/v1/data/" + id), 204);
 }
 
 std::string NodeClient::submit(const TaskRequest& req) {
-  auto r = impl_->request(http::methods::POST, "/v1/tasks");
-  r.set_body(to_json(req).dump(), "application/json");
-  auto j = nlohmann::json::parse(impl_->send(*impl_->client, r, http::status_codes::Accepted));
-  return j.at("id").get<std::string>();
+  auto j = impl_->call("POST", "/v1/tasks", 202, to_json(req).dump());
+  try {
+    auto id = j.at("id").get<std::string>();
+    if (!valid_id(id)) throw std::runtime_error("task id '" + id + "'");
+    return id;
+  } catch (const std::exception& e) {
+    throw NodeError::malformed(std::string("POST /v1/tasks: ") + e.what());
+  }
 }
 
 TaskStatus NodeClient::status(const std::string& task, long wait_ms) {
@@ -277,13 +270,19 @@ TaskStatus NodeClient::status(const std::string& task, long wait_ms) {
   wait_ms = std::min<long>(wait_ms, static_cast<long>(impl_->opt.timeout.count() / 2));
   std::string path =
       "/v1/tasks/" + task + (wait_ms > 0 ? "?wait_ms=" + std::to_string(wait_ms) : "");
-  auto j = nlohmann::json::parse(impl_->send(
-      *impl_->client, impl_->request(http::methods::GET, path), http::status_codes::OK));
+  auto j = impl_->call("GET", path, 200);
   TaskStatus s;
-  s.state = j.at("state").get<std::string>();
-  if (auto e = j.find("error"); e != j.end()) s.error = e->get<std::string>();
-  if (auto c = j.find("crashed"); c != j.end()) s.crashed = c->get<bool>();
-  if (auto e = j.find("exec_s"); e != j.end()) s.exec_s = e->get<double>();
+  try {
+    s.state = j.at("state").get<std::string>();
+    if (s.state != "queued" && s.state != "running" && s.state != "done" && s.state != "failed")
+      throw std::runtime_error("state '" + s.state + "'");
+    s.error = j.value("error", std::string());
+    s.crashed = j.value("crashed", false);
+    s.store_full = j.value("store_full", false);
+    s.exec_s = j.value("exec_s", 0.0);
+  } catch (const std::exception& e) {
+    throw NodeError::malformed("GET " + path + ": " + e.what());
+  }
   return s;
 }
 

@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdint>
+#include <string_view>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -32,11 +34,23 @@ class NodeError : public std::runtime_error {
         status_(status),
         retry_after_(retry_after),
         timed_out_(timed_out) {}
+  // An answer that breaks the protocol (unparseable, over a bound, another shape than asked
+  // for): the node is not to be trusted any more, as one that does not answer.
+  static NodeError malformed(const std::string& what) {
+    NodeError e(0, "malformed answer from the node: " + what);
+    e.malformed_ = true;
+    return e;
+  }
   int status() const { return status_; }  // the HTTP status, 0 when the node did not answer
   bool unreachable() const { return status_ == 0; }
   // Unreachable because the node was silent past the request timeout (frozen, or the network
   // gone), not because a connection was refused or closed.
   bool timed_out() const { return timed_out_; }
+  bool malformed() const { return malformed_; }
+  // 503 because the node's data store has no room (kStoreFull), which need not pass by itself.
+  bool store_full() const {
+    return busy() && std::string_view(what()).find(kStoreFull) != std::string_view::npos;
+  }
   // 503: the node is over capacity, not failed; ask again after retry_after() (its Retry-After
   // header, at least 1 s).
   bool busy() const { return status_ == 503; }
@@ -46,10 +60,14 @@ class NodeError : public std::runtime_error {
   int status_;
   std::chrono::seconds retry_after_;
   bool timed_out_;
+  bool malformed_ = false;
 };
 
 struct ClientOptions {
-  std::chrono::milliseconds timeout{30000};  // per request, long polls included
+  // Per wait (connect, each wait for data or room, an answer's head; long polls included). A
+  // whole exchange must also be over within timeout + its bytes / min_rate_bytes_s.
+  std::chrono::milliseconds timeout{30000};
+  std::size_t min_rate_bytes_s = 64 << 10;
   bool validate_certificates = true;         // https only
   std::string ca_file;                       // https: trust this PEM bundle besides the system's
 };
@@ -57,9 +75,18 @@ struct ClientOptions {
 struct TaskStatus {
   std::string state;  // queued | running | done | failed
   std::string error;
-  bool crashed = false;  // failed: the CE ended the node's worker process (a signal, exit)
+  bool crashed = false;     // failed: the CE ended the node's worker process (a signal, exit)
+  bool store_full = false;  // failed: its outputs did not fit in the node's data store
   double exec_s = 0;
   bool finished() const { return state == "done" || state == "failed"; }
+};
+
+// What a download must be, as far as its caller knows: checked against the answer's head before
+// any memory is allocated for it, so that a hostile node cannot hand back a value of another
+// shape. (Without it, memory is committed as the bytes arrive past 64 MiB, never on the word of
+// a Content-Length alone.)
+struct Expected {
+  std::vector<std::int64_t> extents;  // a contiguous value's exact extents; empty: not known
 };
 
 class NodeClient {
@@ -79,9 +106,11 @@ class NodeClient {
   // A value sent from, or received into, the object itself: a contiguous value's framing and
   // payload leave from (arrive in) its own storage with no copy on the way, reshaped for
   // overwrite on arrival; an object travels as its cereal bytes. Both return the bytes moved. A
-  // download that is not a well-formed `type` throws std::runtime_error.
+  // download that is not a well-formed `type`, or not what `expected` says, throws
+  // NodeError::malformed.
   std::size_t put(const std::string& id, const rt::TypeOps& type, const void* value);
-  std::size_t get(const std::string& id, const rt::TypeOps& type, void* value);
+  std::size_t get(const std::string& id, const rt::TypeOps& type, void* value,
+                  const Expected& expected = {});
   void erase(const std::string& id);
   std::string submit(const TaskRequest& r);  // the task's id
   // A long poll of wait_ms, cut to half the request timeout; a task not finished by then

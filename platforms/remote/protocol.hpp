@@ -47,6 +47,11 @@ TaskRequest parse_task_request(std::string_view body);
 
 const char* to_string(rt::Dir d);
 
+// How a node's message begins when its data store has no room (a 503 of PUT /v1/data, or a task
+// whose outputs did not fit): the client tells it from a node busy with tasks, since a full store
+// need not empty by itself.
+inline constexpr std::string_view kStoreFull = "the node's data store is full";
+
 // Data ids: 1..128 characters of [A-Za-z0-9._-], so they travel in URLs unescaped.
 bool valid_id(std::string_view id);
 

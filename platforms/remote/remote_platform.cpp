@@ -20,8 +20,10 @@
 //    on the host from them (recursively, if they too lived only on the node).
 #include "remote_platform.hpp"
 
+#include "../../opencl/src/expr_args.hpp"  // header-only: what result_size expressions read
 #include "node_client.hpp"
 
+#include <cei/expr.hpp>
 #include <cei/rt/decision/config.hpp>
 #include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/native.hpp>
@@ -101,12 +103,21 @@ class NodeRef {
 
 class RemoteReplica : public rt::Replica {
  public:
+  // `extents`: the value's, when known (an upload, a result of a CE with a result_size): a
+  // download of another shape is a malformed answer.
   RemoteReplica(RemotePlatform& p, NodeRef ref, const rt::TypeOps& type, std::size_t bytes,
+                std::vector<std::int64_t> extents,
                 std::shared_ptr<const Lineage> lineage = nullptr)
-      : p_(p), ref_(std::move(ref)), type_(type), bytes_(bytes), lineage_(std::move(lineage)) {}
+      : p_(p),
+        ref_(std::move(ref)),
+        type_(type),
+        bytes_(bytes),
+        extents_(std::move(extents)),
+        lineage_(std::move(lineage)) {}
   rt::Platform& owner() override;
   void to_host(void* dst, std::function<void(std::exception_ptr)> done) override;
   std::size_t bytes() const override { return bytes_; }
+  const std::vector<std::int64_t>& extents() const { return extents_; }
 
  private:
   // Brings the value to dst, or recomputes it from its lineage when the node lost it; then done.
@@ -116,9 +127,18 @@ class RemoteReplica : public rt::Replica {
   NodeRef ref_;
   const rt::TypeOps& type_;
   std::size_t bytes_;
+  const std::vector<std::int64_t> extents_;
   std::mutex mu_;
   std::shared_ptr<const Lineage> lineage_;  // dropped once a host copy exists
 };
+
+// A contiguous value's extents (none for scalars and objects).
+std::vector<std::int64_t> extents_of(const rt::TypeOps& type, const void* value) {
+  std::vector<std::int64_t> e;
+  if (type.kind == rt::TypeKind::Object) return e;
+  for (int d = 0; d < type.rank; ++d) e.push_back(type.extent(value, d));
+  return e;
+}
 
 void wait_host(rt::Version& v) {
   std::promise<std::exception_ptr> p;
@@ -262,10 +282,12 @@ class RemotePlatform : public rt::Platform {
     c.validate_certificates = o.validate_certificates;
     c.ca_file = o.ca_file;
     client_ = std::make_unique<NodeClient>(url, std::move(token), c);
+    // The prefix of every id this run gives the node's values: 128 random bits, so that another
+    // holder of the token cannot name them (docs/rest-api.yaml).
     std::random_device rd;
-    std::ostringstream s;
-    s << std::hex << rd() << rd();
-    session_ = s.str();
+    char hex[33];
+    std::snprintf(hex, sizeof hex, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+    session_ = hex;
     if (std::string why = probe(); !why.empty()) {
       start_cause_ = lost_cause_ = std::move(why);
       lost_ = true;
@@ -414,19 +436,21 @@ class RemotePlatform : public rt::Platform {
     }
     ids_cv_.notify_all();
     auto* rt = rt::Runtime::if_started();
-    if (sole()) {
-      std::fprintf(stderr,
-                   "cei: node %s (%s) lost: %s; the policy only:%s runs its tasks nowhere else\n",
-                   name_.c_str(), url_.c_str(), cause.c_str(), name_.c_str());
-      std::fflush(nullptr);  // what the program printed so far
-      // Not exit(): its handlers would wait for the tasks this node holds.
-      std::_Exit(3);
-    }
+    if (sole()) stop_sole("lost: " + cause);
     rt::log().warn(
         "node {} ({}) lost: {}; its tasks go to the other platforms, and the values it held are "
         "recomputed where needed",
         name_, url_, cause);
     if (rt) rt->platform_failed(*this);
+  }
+
+  // Under only:<node>, what this node cannot do ends the program: nothing may run elsewhere.
+  [[noreturn]] void stop_sole(const std::string& what) {
+    std::fprintf(stderr, "cei: node %s (%s) %s; the policy only:%s runs its tasks nowhere else\n",
+                 name_.c_str(), url_.c_str(), what.c_str(), name_.c_str());
+    std::fflush(nullptr);  // what the program printed so far
+    // Not exit(): its handlers would wait for the tasks this node holds.
+    std::_Exit(3);
   }
 
   // After an answer that a node which lost our values would give (404, 400): whether it is
@@ -467,7 +491,8 @@ class RemotePlatform : public rt::Platform {
 
   // Sends a request that a node over capacity answers with 503: waits its Retry-After and asks
   // again, for at most the request timeout in all (without end under only:<node>, where no other
-  // platform may take the task), then lets the NodeError through.
+  // platform may take the task, unless the node's data store is full: that need not pass), then
+  // lets the NodeError through.
   template <typename F>
   auto unless_busy(F&& request) {
     const auto deadline = Clock::now() + opt_.timeout;
@@ -475,7 +500,7 @@ class RemotePlatform : public rt::Platform {
       try {
         return request();
       } catch (const NodeError& e) {
-        if (!e.busy() || (Clock::now() >= deadline && !sole())) throw;
+        if (!e.busy() || (Clock::now() >= deadline && (!sole() || e.store_full()))) throw;
         auto until = std::min<Clock::time_point>(Clock::now() + e.retry_after(), deadline);
         busy_until_ = until.time_since_epoch().count();
         std::this_thread::sleep_until(until);
@@ -548,7 +573,8 @@ class RemotePlatform : public rt::Platform {
     if (rt::observing()) rt::observe_transfer({this, t.id(), data_name(v), n, true, t0, t1});
     t.timing().bytes_in += n;
     t.timing().transfer_in_s += s;
-    v.add_replica(std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), n));
+    v.add_replica(std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), n,
+                                                  extents_of(v.type(), v.host())));
   }
 
   // "<session>-d3v2": the node's key for a version (fetch() reads the version's name back).
@@ -587,11 +613,8 @@ class RemotePlatform : public rt::Platform {
     }
     t.take_input_bytes();  // every input is ready and no output is out (Timing::input_bytes)
     for (const auto& ref : outputs) wait_idle(ref.id());
-    std::string task = unless_busy([&] { return client_->submit(req); });
-    TaskStatus st;
-    do {
-      st = client_->status(task, static_cast<long>(opt_.timeout.count()));
-    } while (!st.finished() && rt::context(t).attempt() == attempt);
+    const auto result_extents = expected_result(t);
+    TaskStatus st = run_on_node(t, attempt, req);
     timing.end = Clock::now();
     if (st.state == "failed") {
       settle(t, attempt,
@@ -617,10 +640,65 @@ class RemotePlatform : public rt::Platform {
       auto& a = args[i];
       if (!a.out) continue;
       auto lineage = std::make_shared<Lineage>(Lineage{&t.ce(), inputs, snapshots, i});
+      const bool result = i == t.ce().nparams;
       a.out->publish_replica(std::make_shared<RemoteReplica>(
-          *this, std::move(outputs[o++]), a.out->type(), a.out->bytes(), std::move(lineage)));
+          *this, std::move(outputs[o++]), a.out->type(), a.out->bytes(),
+          result ? result_extents : std::vector<std::int64_t>{}, std::move(lineage)));
     }
     rt::context(t).done();
+  }
+
+  // Submits the task and long-polls it until it ends (or the attempt is settled elsewhere). A task
+  // whose outputs found the node's store full is sent again as the node empties, as a 503 of a
+  // full store is: for at most the request timeout, then that 503 goes to failed().
+  TaskStatus run_on_node(rt::Task& t, int attempt, const TaskRequest& req) {
+    const auto deadline = Clock::now() + opt_.timeout;
+    for (;;) {
+      std::string task = unless_busy([&] { return client_->submit(req); });
+      TaskStatus st;
+      do {
+        st = client_->status(task, static_cast<long>(opt_.timeout.count()));
+      } while (!st.finished() && rt::context(t).attempt() == attempt);
+      if (!st.store_full) return st;
+      if (Clock::now() >= deadline || rt::context(t).attempt() != attempt)
+        throw NodeError(503, "node answered 503: " + st.error, std::chrono::seconds(1));
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+  }
+
+  // The extents of t's result, when its CE states them (an OpenCL result_size) and the
+  // expression can be evaluated here (the inputs it reads are on the host, or their shape known
+  // from this node); else none. What the node sends back is checked against them.
+  std::vector<std::int64_t> expected_result(rt::Task& t) {
+    const rt::CeInfo& ce = t.ce();
+    if (!ce.result || ce.result->kind == rt::TypeKind::Object || ce.result->rank == 0 ||
+        !ce.opencl || !*ce.opencl->result_size)
+      return {};
+    std::vector<opencl::ArgView> views(ce.nparams);
+    for (std::size_t i = 0; i < ce.nparams; ++i) {
+      const auto& in = t.args()[i].in;
+      if (!in) return {};  // an Out parameter: no shape yet
+      views[i].type = &in->type();
+      views[i].host = in->host();
+      std::vector<std::int64_t> e;
+      if (views[i].host) {
+        e = extents_of(in->type(), views[i].host);
+      } else if (auto r = std::dynamic_pointer_cast<RemoteReplica>(in->replica_on(*this))) {
+        e = r->extents();
+      }
+      if (static_cast<int>(e.size()) < std::min(in->type().rank, 3) &&
+          in->type().kind != rt::TypeKind::Scalar)
+        return {};
+      std::copy_n(e.begin(), std::min<std::size_t>(e.size(), 3), views[i].extents.begin());
+    }
+    try {
+      opencl::ExprArgs args(views);
+      auto v = expr::evaluate(expr::parse(ce.opencl->result_size), args, ce.name);
+      if (static_cast<int>(v.size()) != ce.result->rank) return {};
+      return v;
+    } catch (const std::exception&) {  // an element of a value only on the node, say
+      return {};
+    }
   }
 
   // The verdict on attempt `attempt`, unless the runtime settled it already (moved, timed out).
@@ -641,11 +719,12 @@ class RemotePlatform : public rt::Platform {
   // failure was its connection's (one the node closed, or one left from before a restart) and
   // the task may be sent again. A node silent past the timeout is not asked again: it is lost.
   bool connection_only(const NodeError& e) {
-    return e.unreachable() && !e.timed_out() && still_same_node();
+    return e.unreachable() && !e.timed_out() && !e.malformed() && still_same_node();
   }
 
   // A request of t's attempt failed.
   void failed(const rt::TaskPtr& t, int attempt, const NodeError& e) {
+    if (e.store_full() && sole()) stop_sole(std::string("has no room for this run: ") + e.what());
     if (e.busy()) return give_back(t, attempt, e.what());
     if (e.unreachable())
       lose(e.what());
@@ -785,7 +864,8 @@ void RemoteReplica::fetch(void* dst, std::function<void(std::exception_ptr)> don
   try {
     if (p_.lost()) throw NodeError(0, "node lost");
     const auto t0 = Clock::now();
-    std::size_t n = p_.client().get(ref_.id(), type_, dst);  // straight into dst's memory
+    // Straight into dst's memory, once the answer's head says it is the value expected.
+    std::size_t n = p_.client().get(ref_.id(), type_, dst, {extents_});
     const auto t1 = Clock::now();
     p_.note_transfer(n, std::chrono::duration<double>(t1 - t0).count());
     // The task that asked for it is not known here: the host's own fetches and other platforms'

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <set>
 #include <sstream>
 
 namespace cei::rt {
@@ -107,6 +108,14 @@ bool Config::knows_platform(std::string_view name) const {
 }
 
 namespace {
+
+// A token travels in a request header: a control character (CR, LF) would end it and start
+// another header.
+bool has_control_character(std::string_view token) {
+  return std::any_of(token.begin(), token.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
+}
 
 // Reads one TOML document and reports every mistake with file, line and dotted key.
 class Reader {
@@ -310,6 +319,8 @@ PlatformConfig read_platform(const Reader& r, const std::string& name, const tom
              "bad URL '" + p.url + "' (expected http(s)://host[:port][/path])");
     p.token = r.string(*token, path + ".token");
     if (p.token.empty()) r.fail(*token, path + ".token", "must not be empty");
+    if (has_control_character(p.token))
+      r.fail(*token, path + ".token", "control characters (CR, LF, ...) are not allowed");
   }
   if (auto* n = t.get("fallback")) p.fallback = r.boolean(*n, path + ".fallback");
   if (auto* n = t.get("active_w")) {
@@ -440,15 +451,33 @@ Config default_config() {
 
 namespace {
 
+[[noreturn]] void refuse_remote(const std::string& message) {
+  throw ConfigError("CEI_REMOTE", 0, "CEI_REMOTE", message);
+}
+
+// A node's name is its platform's: one listed twice, or named like a platform of this machine or
+// of the config, would be silently dropped or shadowed.
+void check_node_name(const Config& cfg, const std::string& name, std::set<std::string>& seen) {
+  if (!seen.insert(name).second) refuse_remote(name + ": listed twice");
+  if (cfg.find(name) || cfg.names_opencl_platform(name))
+    refuse_remote(name + ": a platform of " + cfg.source +
+                  " has this name already; give the node another one");
+}
+
+void check_token(const std::string& name, std::string_view token) {
+  if (token.empty()) refuse_remote(name + ": token: must not be empty");
+  if (has_control_character(token))
+    refuse_remote(name + ": token: control characters (CR, LF, ...) are not allowed");
+}
+
 // CEI_REMOTE's syntax, as platforms/remote reads it: the remote platform factory runs before the
 // policy factory reports a wrong launch, and a mistake must stop the program before a node is
 // contacted ("name=url,token=T[,timeout_ms=N][,retry_ms=N][,per_gb=P][,per_hour=P];...").
-void check_cei_remote() {
+void check_cei_remote(const Config& cfg) {
   const char* env = std::getenv("CEI_REMOTE");
   if (!env) return;
-  auto fail = [](const std::string& message) -> void {
-    throw ConfigError("CEI_REMOTE", 0, "CEI_REMOTE", message);
-  };
+  auto fail = [](const std::string& message) -> void { refuse_remote(message); };
+  std::set<std::string> seen;
   std::string_view rest = env;
   while (!rest.empty()) {
     std::string_view entry = rest.substr(0, rest.find(';'));
@@ -465,18 +494,20 @@ void check_cei_remote() {
       if (name.empty()) {
         if (k.empty()) fail("an entry with no node name ('" + std::string(field) + "')");
         name = k;
+        check_node_name(cfg, name, seen);
         if (!valid_url(v))
           fail(name + ": bad URL '" + v + "' (expected http(s)://host[:port][/path])");
       } else if (k == "timeout_ms" || k == "retry_ms" || k == "per_gb" || k == "per_hour") {
         char* end = nullptr;
         const double x = std::strtod(v.c_str(), &end);
-        if (v.empty() || *end != '\0' || !(x >= 0) || !std::isfinite(x))
-          fail(k + ": expected a number >= 0, got '" + v + "'");
+        // A timeout of 0 would find every node lost at its first request.
+        const double least = k == "timeout_ms" ? 1 : 0;
+        if (v.empty() || *end != '\0' || !(x >= least) || !std::isfinite(x))
+          fail(k + ": expected a number >= " + (least > 0 ? "1" : "0") + ", got '" + v + "'");
       } else if (k != "token") {
         fail("unknown key '" + k + "'");
-      } else if (v.empty()) {
-        fail(name + ": token: must not be empty");
       } else {
+        check_token(name, v);
         token = true;
       }
     }
@@ -510,7 +541,7 @@ void check_output_file(const char* name) {
 // The environment variables read by other parts (the runtime's, the OpenCL platforms'), checked
 // here so that a mistake stops the program at launch with the variable's name instead of being
 // taken silently or taking a platform down.
-void check_other_variables() {
+void check_other_variables(const Config& cfg) {
   env_integer("CEI_MAX_IN_FLIGHT", 1, std::int64_t{1} << 30);
   env_integer("CEI_BLOCK_CACHE_MB", 0, std::int64_t{1} << 20);
   if (const char* level = std::getenv("CEI_LOG"); level && *level) {
@@ -539,7 +570,7 @@ void check_other_variables() {
       throw ConfigError("CEI_OPENCL_CACHE", 0, "CEI_OPENCL_CACHE",
                         std::string("'") + dir + "' is not a directory");
   }
-  check_cei_remote();
+  check_cei_remote(cfg);
 }
 
 }  // namespace
@@ -571,7 +602,7 @@ void apply_env_overrides(Config& cfg) {
     if (auto cores = env_integer("CEI_CPU_CORES", 0, kMaxCpuCores))
       for (auto& pl : cfg.platforms)
         if (pl.type == PlatformType::Cpu) pl.cores = static_cast<int>(*cores);
-    check_other_variables();
+    check_other_variables(cfg);
   } catch (const EnvError& e) {
     throw ConfigError(e.name(), 0, e.name(), std::string(e.what()).substr(e.name().size() + 2));
   }

@@ -158,6 +158,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{"empty_platforms.toml", 2, "platforms", "names no platform"},
         BadConfig{"unknown_type.toml", 3, "platforms.tpu.type", "unknown platform type 'tpu'"},
         BadConfig{"missing_token.toml", 1, "platforms.node1.token", "missing key"},
+        BadConfig{"token_crlf.toml", 4, "platforms.node1.token",
+                  "control characters (CR, LF, ...) are not allowed"},
         BadConfig{"unknown_section.toml", 4, "scheduler", "unknown key"},
         BadConfig{"syntax.toml", 2, "(syntax)", ""},
         BadConfig{"bad_failure.toml", 2, "failure.retries", "expected an integer"},

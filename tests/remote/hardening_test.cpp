@@ -159,37 +159,6 @@ long rss_kib(int pid) {
   return -1;
 }
 
-int connect_to(int port) {
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    close(s);
-    return -1;
-  }
-  timeval limit{20, 0};  // a test that fails must not hang
-  setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
-  return s;
-}
-
-bool send_all(int s, const std::string& bytes) {
-  return send(s, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size());
-}
-
-// Reads until the node closes the connection: what it sent, or nullopt on a read timeout.
-std::optional<std::string> read_to_close(int s) {
-  std::string got;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = recv(s, buf, sizeof buf, 0);
-    if (n == 0 || (n < 0 && errno == ECONNRESET)) return got;
-    if (n < 0) return std::nullopt;
-    got.append(buf, static_cast<std::size_t>(n));
-  }
-}
-
 TEST(RemoteNodeHardening, AFloodOfUnauthenticatedConnectionsLeavesTheMemoryBounded) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer's quarantine keeps freed memory resident";
@@ -295,6 +264,56 @@ TEST(RemoteNodeHardening, AStalledUploadIsClosedAndItsRoomGivenBack) {
   EXPECT_EQ(load["stored_values"], 0);
   store(node, "later", four_mib);  // the room is back
   EXPECT_EQ(node.info()["load"]["stored_values"], 1);
+}
+
+// Finding 6: PUTs with the token that announce large vectors and stall after their framing made
+// the node map the whole of each (4 x 1 GiB: RSS 4.2 GB, /v1/health answered after 13 s). Now
+// nothing of the payload's memory is made before its first MiB has arrived, and the watchdog
+// closes them.
+TEST(RemoteNodeHardening, UploadsThatStallAfterTheirFramingCommitNoMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's quarantine keeps freed memory resident";
+#endif
+  WorkerProcess worker({"--rate-window-s", "1", "--min-rate-kib", "64"});
+  const long before = rss_kib(worker.pid());
+  const std::int64_t n = std::int64_t{64} << 20;  // 256 MiB of floats each
+  const std::int64_t head[2] = {1, n};
+  std::vector<int> stalled;
+  for (int i = 0; i < 4; ++i) {
+    int s = connect_to(worker.port());
+    ASSERT_GE(s, 0);
+    ASSERT_TRUE(send_all(s, "PUT /v1/data/big" + std::to_string(i) + "?type=" +
+                                url_encode(cei::rt::type_ops<Vec>().name) +
+                                " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                                worker.token() + "\r\nContent-Length: " +
+                                std::to_string(16 + 4 * n) + "\r\n\r\n" +
+                                std::string(reinterpret_cast<const char*>(head), sizeof head)));
+    stalled.push_back(s);
+  }
+  for (int s : stalled) {  // closed unanswered by the watchdog
+    auto got = read_to_close(s);
+    close(s);
+    ASSERT_TRUE(got.has_value()) << "a stalled upload was not closed";
+    EXPECT_EQ(*got, "");
+  }
+  const long after = rss_kib(worker.pid());
+  std::printf("node RSS %ld KiB -> %ld KiB after 4 stalled 256 MiB uploads\n", before, after);
+  EXPECT_LT(after - before, 32 * 1024);
+  cei::remote::NodeClient node(worker.url(), worker.token());
+  EXPECT_EQ(node.info()["load"]["receiving_bytes"], 0);
+  expect_serving(node);
+}
+
+// Finding 1: a head sent a line at a time held its connection for the 120 s idle limit.
+TEST(RemoteNodeHardening, AHeadThatDoesNotArriveInTimeIsClosedUnanswered) {
+  WorkerProcess worker({"--head-timeout-s", "1"});
+  int s = connect_to(worker.port());
+  ASSERT_GE(s, 0);
+  ASSERT_TRUE(send_all(s, "GET /v1/health HTTP/1.1\r\nHost: x\r\n"));
+  auto got = read_to_close(s);
+  close(s);
+  ASSERT_TRUE(got.has_value()) << "the slow head's connection is still open";
+  EXPECT_EQ(*got, "");
 }
 
 TEST(RemoteNodeHardening, FinishedTasksAreForgottenPastTheirCount) {
@@ -404,6 +423,55 @@ TEST(RemoteNodeHardening, ABadOptionExits2NamingIt) {
     EXPECT_EQ(WEXITSTATUS(status), 2) << said;
     EXPECT_NE(said.find(bad.substr(0, bad.find(' '))), std::string::npos) << said;
   }
+}
+
+// Finding 7: task ids were sequential ("t1", "t2", ...): a second holder of the token read the
+// status of another client's tasks, learnt their outputs' ids and overwrote them.
+TEST(RemoteNodeHardening, TaskIdsCannotBeGuessed) {
+  WorkerProcess worker;
+  cei::remote::NodeClient node(worker.url(), worker.token());
+  store(node, "x", 1);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 2; ++i) {
+    ids.push_back(node.submit({"TestCEI", "inc", {{Dir::In, "x", ""}}, "y" + std::to_string(i)}));
+    EXPECT_EQ(ids.back().size(), 33u) << ids.back();  // "t" and 128 bits in hex
+    EXPECT_EQ(ids.back().find_first_not_of("0123456789abcdef", 1), std::string::npos);
+    EXPECT_EQ(node.status(ids.back(), 30000).state, "done");
+  }
+  EXPECT_NE(ids[0], ids[1]);
+  for (const char* guess : {"t1", "t2", "t0"}) {
+    try {
+      node.status(guess);
+      ADD_FAILURE() << guess << " names a task";
+    } catch (const cei::remote::NodeError& e) {
+      EXPECT_EQ(e.status(), 404) << e.what();
+    }
+  }
+}
+
+// Finding 9: --token-file /dev/zero was read without end (2 GB in 3 s). A token file must be a
+// regular file of at most 4 KiB, with no control character in the token.
+TEST(RemoteNodeHardening, ATokenFileThatIsNoTokenExits2) {
+  const std::string crlf = "/tmp/cei-crlf-token-" + std::to_string(getpid());
+  std::ofstream(crlf) << "abc\r\nX-Evil: 1\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"/dev/zero", "--token-file: /dev/zero: not a regular file"},
+      {crlf, "--token-file: " + crlf + ": control characters in the token"}};
+  for (const auto& [file, says] : cases) {
+    SCOPED_TRACE(file);
+    // `timeout`: the old node read /dev/zero until memory ran out.
+    std::string cmd = "timeout 20 " + std::string(CEI_TEST_WORKER) + " --token-file " + file + " 2>&1";
+    FILE* out = popen(cmd.c_str(), "r");
+    ASSERT_NE(out, nullptr);
+    std::string said;
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, out)) said += buf;
+    int status = pclose(out);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2) << said;
+    EXPECT_NE(said.find(says), std::string::npos) << said;
+  }
+  std::remove(crlf.c_str());
 }
 
 }  // namespace

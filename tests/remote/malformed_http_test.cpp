@@ -121,6 +121,30 @@ TEST(RemoteMalformedHttp, BrokenRequestsGet400Or413OrAClose) {
   EXPECT_TRUE(node.health());
 }
 
+// Finding 9: heads whose body length a proxy and the node could read differently (RFC 9112 6.1,
+// 6.3) ran what followed as a second request. Each now gets one 400, and the connection closes.
+TEST(RemoteMalformedHttp, AmbiguousBodyLengthsGet400AndTheConnectionCloses) {
+  WorkerProcess worker;
+  const std::string auth = "Authorization: Bearer " + worker.token() + "\r\n";
+  const std::string smuggled = "GET /v1/health HTTP/1.1\r\n" + auth + "\r\n";
+  const std::pair<const char*, std::string> cases[] = {
+      {"chunked, identity",
+       "Transfer-Encoding: chunked, identity\r\nContent-Length: 5\r\n\r\n0\r\n\r\n"},
+      {"xchunked", "Transfer-Encoding: xchunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n"},
+      {"chunked beside a Content-Length",
+       "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n"},
+      {"a doubled identical Content-Length",
+       "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}"},
+  };
+  for (const auto& [name, rest] : cases) {
+    std::string reply =
+        exchange(worker.port(), "POST /v1/forecast HTTP/1.1\r\n" + auth + rest + smuggled);
+    EXPECT_EQ(status_of(reply), 400) << name << ": " << reply.substr(0, 200);
+    EXPECT_EQ(count(reply, "HTTP/1.1 "), 1u) << name << ": " << reply;
+    EXPECT_NE(reply.find("Connection: close"), std::string::npos) << name << ": " << reply;
+  }
+}
+
 TEST(RemoteMalformedHttp, KeptAliveConnectionCarriesPipelinedAndChunkedRequests) {
   WorkerProcess worker;
   const std::string auth = "Authorization: Bearer " + worker.token() + "\r\n";

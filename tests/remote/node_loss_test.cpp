@@ -6,13 +6,9 @@
 // naming the node. Either within the request timeout + 10 s. A node that is not there, or refuses
 // the token, from the start stops only:node1 with status 2 (and is a warning under other policies),
 // where it once ran every task on the CPU without a word.
+#include "client_process.hpp"
 #include "worker_process.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -28,97 +24,15 @@
 namespace remote_test {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr int kTimeoutMs = 1000;  // CEI_REMOTE's timeout_ms for node1
 constexpr auto kGrace = std::chrono::milliseconds(kTimeoutMs) + std::chrono::seconds(10);
 
-// The client program with its stdin, stdout and stderr on pipes.
-class Client {
+// The client program, ended within the grace time.
+class Client : public ClientProcess {
  public:
-  explicit Client(const std::vector<std::string>& env) {
-    int in[2], out[2], err[2];
-    if (pipe(in) != 0 || pipe(out) != 0 || pipe(err) != 0) throw std::runtime_error("pipe");
-    pid_ = fork();
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);  // dies with the test, even one that aborts
-      dup2(in[0], 0);
-      dup2(out[1], 1);
-      dup2(err[1], 2);
-      for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) close(fd);
-      for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
-      execl(CEI_LOSS_CLIENT, CEI_LOSS_CLIENT, nullptr);
-      _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    close(err[1]);
-    in_ = in[1];
-    fds_[0] = out[0];
-    fds_[1] = err[0];
-  }
-  ~Client() {
-    if (in_ >= 0) close(in_);
-    for (int fd : fds_)
-      if (fd >= 0) close(fd);
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-
-  // Whether it printed "ready" before the deadline.
-  bool ready() {
-    pump([&] { return out_.find("ready\n") != std::string::npos; });
-    return out_.find("ready\n") != std::string::npos;
-  }
-  // Lets it go on (a line on its stdin).
-  void go() {
-    if (write(in_, "go\n", 3) != 3) ADD_FAILURE() << "the client's stdin is closed";
-    close(in_);
-    in_ = -1;
-  }
-  // Its exit status once it closed its output; -1 if it did not within the grace time (then it
-  // is killed), or ended by a signal.
-  int status() {
-    if (!pump([&] { return fds_[0] < 0 && fds_[1] < 0; })) return -1;
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  const std::string& out() const { return out_; }
-  const std::string& err() const { return err_; }
-
- private:
-  // Reads stdout and stderr until done() or the grace time from now; false at the deadline.
-  bool pump(const std::function<bool()>& done) {
-    const auto deadline = Clock::now() + kGrace;
-    while (!done()) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0 || (fds_[0] < 0 && fds_[1] < 0)) return done();
-      pollfd p[2] = {{fds_[0], POLLIN, 0}, {fds_[1], POLLIN, 0}};
-      if (poll(p, 2, static_cast<int>(left)) <= 0) continue;
-      std::string* into[2] = {&out_, &err_};
-      for (int i = 0; i < 2; ++i) {
-        if (fds_[i] < 0 || p[i].revents == 0) continue;
-        char buf[4096];
-        ssize_t n = read(fds_[i], buf, sizeof buf);
-        if (n > 0) {
-          into[i]->append(buf, static_cast<std::size_t>(n));
-        } else {
-          close(fds_[i]);
-          fds_[i] = -1;
-        }
-      }
-    }
-    return true;
-  }
-
-  pid_t pid_ = -1;
-  int in_ = -1;
-  int fds_[2] = {-1, -1};  // its stdout, its stderr
-  std::string out_, err_;
+  explicit Client(const std::vector<std::string>& env)
+      : ClientProcess({CEI_LOSS_CLIENT}, env,
+                      std::chrono::duration_cast<std::chrono::milliseconds>(kGrace)) {}
 };
 
 // One CPU core and no OpenCL for the client: its platforms start in no time.

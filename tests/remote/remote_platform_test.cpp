@@ -157,7 +157,7 @@ TEST(RemoteEnvironment, AMistakeInCeiRemoteStopsTheProgramWithStatus2) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const std::pair<const char*, const char*> cases[] = {
       {"n=http://127.0.0.1:1,token=T,timeout_ms=abc",
-       "cei: CEI_REMOTE: timeout_ms: expected a number >= 0, got 'abc'"},
+       "cei: CEI_REMOTE: timeout_ms: expected a number >= 1, got 'abc'"},
       {"n=http://127.0.0.1:1,per_hour=-1", "cei: CEI_REMOTE: per_hour: expected a number >= 0"},
       {"n=http://127.0.0.1:1,tokn=T", "cei: CEI_REMOTE: unknown key 'tokn'"},
       {"garbage", "cei: CEI_REMOTE: 'garbage' is not key=value"},

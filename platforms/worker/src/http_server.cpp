@@ -18,6 +18,8 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <list>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -31,7 +33,8 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-constexpr auto kIdle = std::chrono::seconds(120);     // a keep-alive connection between requests
+constexpr auto kIdle = std::chrono::seconds(120);  // a trusted connection between requests
+constexpr std::size_t kFirstRead = 4096;           // what waits for a trusted request's first byte
 constexpr auto kProgress = std::chrono::seconds(30);  // a handshake, a 100 Continue, skipping
 constexpr auto kChunked = std::chrono::seconds(300);  // a whole chunked body
 constexpr auto kLinger = std::chrono::seconds(2);     // reading what a refused client still sends
@@ -45,15 +48,83 @@ constexpr std::size_t kScratch = 4 << 10;
 // (the receiver drains less per wake-up).
 constexpr std::size_t kWriteStep = 1 << 20;
 
+}  // namespace
+
+class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+ public:
+  virtual ~HttpConnection() = default;
+  virtual void respond(HttpResponse response) = 0;  // on the strand
+  virtual asio::any_io_executor executor() = 0;
+  virtual void evict() = 0;  // from any thread: closes it (a newcomer takes its place)
+};
+
+namespace {
+
+// The connections that have not sent a trusted request, oldest first, and how many there are per
+// address: what a newcomer evicts when the node or its address is at its bound. Thread-safe.
+class Untrusted {
+ public:
+  struct Slot;
+  using List = std::list<std::shared_ptr<Slot>>;
+  struct Slot {
+    std::weak_ptr<HttpConnection> connection;
+    asio::ip::address peer;
+    std::optional<List::iterator> at;  // none once trusted, evicted or closed
+  };
+
+  std::shared_ptr<Slot> add(std::weak_ptr<HttpConnection> c, const asio::ip::address& peer) {
+    auto slot = std::make_shared<Slot>(Slot{std::move(c), peer, std::nullopt});
+    std::lock_guard lock(mu_);
+    slot->at = list_.insert(list_.end(), slot);
+    ++per_peer_[peer];
+    return slot;
+  }
+  void remove(Slot& slot) {
+    std::lock_guard lock(mu_);
+    drop(slot);
+  }
+  // The connection that a newcomer from `peer` replaces: that address's oldest when it holds
+  // `max_peer` already, else the oldest of all when the node is full; null when none must go
+  // (or, the node being full, none may).
+  std::shared_ptr<HttpConnection> victim(const asio::ip::address& peer, bool full,
+                                         std::size_t max_peer) {
+    std::lock_guard lock(mu_);
+    auto it = list_.end();
+    if (auto n = per_peer_.find(peer); n != per_peer_.end() && n->second >= max_peer)
+      it = std::find_if(list_.begin(), list_.end(), [&](const auto& s) { return s->peer == peer; });
+    else if (full)
+      it = list_.begin();
+    if (it == list_.end()) return nullptr;
+    auto slot = *it;
+    drop(*slot);
+    return slot->connection.lock();
+  }
+
+ private:
+  void drop(Slot& slot) {  // mu_ held
+    if (!slot.at) return;
+    list_.erase(*slot.at);
+    slot.at.reset();
+    if (auto n = per_peer_.find(slot.peer); n != per_peer_.end() && --n->second == 0)
+      per_peer_.erase(n);
+  }
+
+  std::mutex mu_;
+  List list_;
+  std::map<asio::ip::address, std::size_t> per_peer_;
+};
+
 struct Life {
   std::mutex mu;
   bool running = true;
   std::atomic<std::size_t> sessions{0};  // open connections
+  Untrusted untrusted;
 };
 
-struct Pace {                   // HttpServerOptions' minimum transfer rate
+struct Pace {                   // HttpServerOptions' time limits
   std::uint64_t min_bytes = 1;  // per window
   std::chrono::seconds window{10};
+  std::chrono::seconds head{10};  // a request head, whole
 };
 
 bool is_http_error(const beast::error_code& ec) {
@@ -68,13 +139,6 @@ std::string clean(std::string_view s) {  // header values must not smuggle in li
 }
 
 }  // namespace
-
-class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
- public:
-  virtual ~HttpConnection() = default;
-  virtual void respond(HttpResponse response) = 0;  // on the strand
-  virtual asio::any_io_executor executor() = 0;
-};
 
 void HttpReply::send(HttpResponse response) const {
   auto r = std::make_shared<HttpResponse>(std::move(response));
@@ -130,9 +194,14 @@ class Session final : public HttpConnection {
         watchdog_(stream_.get_executor()) {
     ++life_->sessions;
   }
-  ~Session() override { --life_->sessions; }
+  ~Session() override {
+    if (slot_) life_->untrusted.remove(*slot_);
+    --life_->sessions;
+  }
 
-  void run() {
+  // Counted among the untrusted connections of `peer` until its first trusted request.
+  void run(const asio::ip::address& peer) {
+    slot_ = life_->untrusted.add(weak_from_this(), peer);
     if constexpr (kPlain) {
       // Bodies are read and written at once while the socket has data or room (read_body,
       // write_some), and through the reactor only when it has none: a round trip through the
@@ -152,6 +221,10 @@ class Session final : public HttpConnection {
   }
 
   asio::any_io_executor executor() override { return stream_.get_executor(); }
+
+  void evict() override {
+    asio::post(stream_.get_executor(), [self = self()] { self->close(); });
+  }
 
   void respond(HttpResponse response) override {
     if (replied_) return;  // one answer per request
@@ -214,7 +287,18 @@ class Session final : public HttpConnection {
     used_ = 0;
     bounced_ = 0;
     replied_ = false;
+    if (!trusted_ || buffer_.size() > 0) return read_header();
+    // A trusted connection may wait between requests; the head's time counts from its first byte.
     deadline(kIdle);
+    stream_.async_read_some(buffer_.prepare(kFirstRead),
+                            [self = self()](beast::error_code ec, std::size_t n) {
+                              if (ec) return self->close();
+                              self->buffer_.commit(n);
+                              self->read_header();
+                            });
+  }
+  void read_header() {
+    deadline(pace_.head);
     bhttp::async_read_header(
         stream_, buffer_, *parser_,
         [self = self()](beast::error_code ec, std::size_t) { self->on_head(ec); });
@@ -227,12 +311,14 @@ class Session final : public HttpConnection {
           ec == bhttp::error::partial_message) {
         return close();
       }
-      keep_alive_ = false;
-      replied_ = true;
-      std::string what = ec == bhttp::error::header_limit
-                             ? "request head exceeds " + std::to_string(kHeaderLimit) + " bytes"
-                             : "malformed HTTP request: " + ec.message();
-      return write(handler_.error(400, what), Then::Linger);
+      return malformed(ec == bhttp::error::header_limit
+                           ? "request head exceeds " + std::to_string(kHeaderLimit) + " bytes"
+                           : "malformed HTTP request: " + ec.message());
+    }
+    if (auto why = framing_refused(); !why.empty()) return malformed(why);
+    if (!trusted_ && handler_.trusted(Head(*parser_))) {
+      trusted_ = true;
+      life_->untrusted.remove(*slot_);
     }
     keep_alive_ = parser_->get().keep_alive();
     head_only_ = parser_->get().method() == bhttp::verb::head;
@@ -264,6 +350,30 @@ class Session final : public HttpConnection {
                                });
     }
     read_body_start();
+  }
+
+  // 400, and the connection closes: what follows cannot be told apart from a next request.
+  void malformed(const std::string& what) {
+    keep_alive_ = false;
+    replied_ = true;
+    write(handler_.error(400, what), Then::Linger);
+  }
+
+  // A head whose body length two parties could read differently (RFC 9112 6.1, 6.3): a
+  // Transfer-Encoding other than exactly "chunked", or beside a Content-Length, or a
+  // Content-Length sent twice. Beast reads some of these one way, a proxy in front another: the
+  // rest of the body would run as a request of its own. "" when it is not one.
+  std::string framing_refused() const {
+    const auto& h = parser_->get();
+    const std::size_t lengths = h.count(bhttp::field::content_length);
+    if (lengths > 1) return "Content-Length sent " + std::to_string(lengths) + " times";
+    const std::size_t codings = h.count(bhttp::field::transfer_encoding);
+    if (codings == 0) return "";
+    const auto te = h[bhttp::field::transfer_encoding];
+    if (codings > 1 || !beast::iequals(te, "chunked"))
+      return "Transfer-Encoding '" + std::string(te) + "' (only 'chunked' is accepted)";
+    if (lengths > 0) return "both Transfer-Encoding and Content-Length";
+    return "";
   }
 
   void read_body_start() {
@@ -535,6 +645,8 @@ class Session final : public HttpConnection {
   std::uint64_t moved_ = 0, watched_ = 0;  // body bytes read and written; at the window's start
   std::uint64_t watch_generation_ = 0;     // of the watchdog's current wait
   bool bulk_ = false, watching_ = false;
+  std::shared_ptr<Untrusted::Slot> slot_;
+  bool trusted_ = false;  // it sent a trusted request
 };
 
 }  // namespace
@@ -543,7 +655,7 @@ struct HttpServer::Impl {
   HttpHandler& handler;
   std::shared_ptr<Life> life = std::make_shared<Life>();
   Pace pace;
-  std::size_t max_connections = 0;
+  std::size_t max_connections = 0, max_peer_connections = 0;
   std::optional<asio::ssl::context> ssl;  // before the io_context: sessions use it until then
   asio::io_context ioc;
   tcp::acceptor acceptor{ioc};
@@ -551,26 +663,34 @@ struct HttpServer::Impl {
 
   explicit Impl(HttpHandler& h) : handler(h) {}
 
+  // Past a bound a newcomer takes the place of the oldest connection that never sent a trusted
+  // request (its address's, or anyone's): what clients without the token make the node hold is
+  // bounded, and they cannot keep those with it out. With every slot trusted it is closed unread.
+  void admit(tcp::socket s) {
+    beast::error_code ec;
+    const auto peer = s.remote_endpoint(ec).address();
+    if (ec) return;
+    const bool full = life->sessions >= max_connections;
+    auto victim = life->untrusted.victim(peer, full, max_peer_connections);
+    if (full && !victim) {
+      s.close(ec);
+      return;
+    }
+    if (victim) victim->evict();
+    s.set_option(tcp::no_delay(true), ec);
+    if (ssl) {
+      std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(handler, life, pace,
+                                                                      std::move(s), *ssl)
+          ->run(peer);
+    } else {
+      std::make_shared<Session<beast::tcp_stream>>(handler, life, pace, std::move(s))->run(peer);
+    }
+  }
+
   void accept() {
     acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket s) {
       if (!acceptor.is_open()) return;
-      // Past the bound a connection is closed unread: what unauthenticated clients can make the
-      // node hold is this many heads, not as many as they open.
-      if (!ec && life->sessions >= max_connections) {
-        s.close(ec);
-        ec = asio::error::connection_aborted;
-      }
-      if (!ec) {
-        beast::error_code ignored;
-        s.set_option(tcp::no_delay(true), ignored);
-        if (ssl) {
-          std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(handler, life, pace,
-                                                                          std::move(s), *ssl)
-              ->run();
-        } else {
-          std::make_shared<Session<beast::tcp_stream>>(handler, life, pace, std::move(s))->run();
-        }
-      }
+      if (!ec) admit(std::move(s));
       accept();
     });
   }
@@ -580,6 +700,8 @@ HttpServer::HttpServer(HttpHandler& handler, const HttpServerOptions& o)
     : impl_(std::make_unique<Impl>(handler)) {
   auto& m = *impl_;
   m.max_connections = o.max_connections;
+  m.max_peer_connections = std::max<std::size_t>(1, o.max_peer_connections);
+  m.pace.head = std::chrono::seconds(std::max(1, o.head_timeout_s));
   m.pace.window = std::chrono::seconds(std::max(1, o.rate_window_s));
   m.pace.min_bytes = std::max<std::uint64_t>(1, o.min_rate_bytes_s * m.pace.window.count());
   if (!o.tls_cert.empty() || !o.tls_key.empty()) {

@@ -102,6 +102,10 @@ class HttpHandler {
   // The answer to what the transport refuses itself: malformed HTTP (400), bodies over the
   // exchange's limit (413), a ProtocolError thrown by an exchange.
   virtual HttpResponse error(int status, const std::string& message) = 0;
+  // Whether the request's sender is known (its token): from then on its connection is never
+  // evicted for a newcomer, nor counted against its address's limit of connections, and it may
+  // stay idle between requests (HttpServerOptions).
+  virtual bool trusted(const HttpHead& head) const = 0;
 };
 
 struct HttpServerOptions {
@@ -113,8 +117,16 @@ struct HttpServerOptions {
   // any window of rate_window_s has its connection closed (at least one byte per window).
   std::size_t min_rate_bytes_s = 16 << 10;
   int rate_window_s = 10;
-  // Connections open at once; more are closed as soon as they are accepted.
+  // Connections open at once. A newcomer past the bound takes the place of the oldest connection
+  // that has not sent a trusted request (HttpHandler::trusted), or is closed at once if every
+  // connection has.
   std::size_t max_connections = 4096;
+  // Connections from one address that have not sent a trusted request: a newcomer past it takes
+  // the place of that address's oldest one.
+  std::size_t max_peer_connections = 64;
+  // A request head must arrive whole within this many seconds: of the connection's start, or of
+  // its first byte on a trusted connection (which may be idle 120 s between requests).
+  int head_timeout_s = 10;
 };
 
 class HttpServer {

@@ -2,27 +2,40 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
 namespace cei::worker {
 namespace {
 
+constexpr std::size_t kMaxTokenBytes = 4096;
+
+// The token of --token-file: a regular file (/dev/zero or a FIFO would be read without end) of at
+// most kMaxTokenBytes, trailing whitespace ignored, no control character within (the token is
+// compared with a header's value, which cannot hold one).
 std::string read_token(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read token file " + path);
-  std::stringstream s;
-  s << in.rdbuf();
-  std::string t = s.str();
-  while (!t.empty() &&
-         (t.back() == '\n' || t.back() == '\r' || t.back() == ' ' || t.back() == '\t'))
-    t.pop_back();
-  if (t.empty()) throw std::runtime_error("token file " + path + " is empty");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw std::invalid_argument(path + ": not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  std::string t(kMaxTokenBytes + 1, '\0');
+  in.read(t.data(), static_cast<std::streamsize>(t.size()));
+  if (in.bad()) throw std::invalid_argument(path + ": cannot be read");
+  t.resize(static_cast<std::size_t>(in.gcount()));
+  if (t.size() > kMaxTokenBytes)
+    throw std::invalid_argument(path + ": larger than " + std::to_string(kMaxTokenBytes) +
+                                " bytes: not a token");
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+  if (t.empty()) throw std::invalid_argument(path + ": empty");
+  for (char c : t)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw std::invalid_argument(path + ": control characters in the token");
   return t;
 }
 
@@ -40,8 +53,7 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
   app.add_option("--host", o.host, "address to listen on")->capture_default_str();
   app.add_option("--port", o.port, "TCP port")->capture_default_str()->check(CLI::Range(1, 65535));
   app.add_option("--token-file", token_file, "file holding the bearer token clients must send")
-      ->required()
-      ->check(CLI::ExistingFile);
+      ->required();
   app.add_option("--platforms", platforms, "platform config of this node (TOML, as CEI_PLATFORMS)")
       ->check(CLI::ExistingFile);
   app.add_option("--max-body-mb", max_body_mb, "largest data upload, MiB")
@@ -79,9 +91,18 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
   app.add_option("--max-connections", o.max_connections,
-                 "connections open at once; more are closed unanswered")
+                 "connections open at once; past it a newcomer replaces the oldest one without "
+                 "the token yet, or is closed unanswered")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  app.add_option("--max-peer-connections", o.max_peer_connections,
+                 "connections from one address without the token yet; past it a newcomer "
+                 "replaces that address's oldest")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  app.add_option("--head-timeout-s", o.head_timeout_s, "a request head must arrive within this")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
   app.add_option("--tls-cert", o.tls_cert, "PEM certificate chain: serve https")
       ->check(CLI::ExistingFile);
   app.add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert")->check(CLI::ExistingFile);
@@ -105,6 +126,11 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
     }
   try {
     o.token = read_token(token_file);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "--token-file: " << e.what() << "\nRun with --help for more information.\n";
+    return 2;
+  }
+  try {
     o.max_body_bytes = static_cast<std::size_t>(max_body_mb * (1 << 20));
     o.max_data_bytes = static_cast<std::size_t>(max_data_mb * (1 << 20));
     o.min_rate_bytes_s = static_cast<std::size_t>(min_rate_kib * 1024);

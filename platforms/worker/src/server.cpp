@@ -15,11 +15,15 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
+#include <sys/random.h>
+
+#include <cerrno>
+#include <system_error>
 
 namespace cei::worker {
 
@@ -37,7 +41,8 @@ struct TaskState {
   std::mutex mu;
   std::string state = "queued";  // queued | running | done | failed
   std::string error;
-  bool crashed = false;  // failed: the CE ended its worker process (CeCrashed)
+  bool crashed = false;     // failed: the CE ended its worker process (CeCrashed)
+  bool store_full = false;  // failed: its outputs did not fit in the node's data store
   std::vector<std::string> outputs;
   double exec_s = 0;
   std::vector<std::shared_ptr<LongPoll>> waiters;  // long polls answered when it finishes
@@ -90,6 +95,7 @@ HttpResponse status_response(const std::string& id, const TaskState& s) {  // s.
   if (finished(s)) j["exec_s"] = s.exec_s;
   if (!s.error.empty()) j["error"] = s.error;
   if (s.crashed) j["crashed"] = true;
+  if (s.store_full) j["store_full"] = true;
   return json_response(200, j);
 }
 
@@ -189,10 +195,17 @@ class Buffered final : public HttpExchange {
   Answer answer_;
 };
 
-std::string random_instance() {
-  std::random_device rd;
+// 128 bits from the kernel's generator, in hex: an id that nobody can guess or derive from ids
+// seen before.
+std::string random_hex() {
+  unsigned char bytes[16];
+  for (std::size_t got = 0; got < sizeof bytes;) {
+    ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "getrandom");
+    if (n > 0) got += static_cast<std::size_t>(n);
+  }
   char hex[33];
-  std::snprintf(hex, sizeof hex, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+  for (std::size_t i = 0; i < sizeof bytes; ++i) std::snprintf(hex + 2 * i, 3, "%02x", bytes[i]);
   return hex;
 }
 
@@ -210,11 +223,10 @@ struct Node::Impl final : HttpHandler {
   // Finished tasks in the order they finished, with when: the oldest are forgotten first.
   std::deque<std::pair<std::string, std::chrono::steady_clock::time_point>> finished_tasks;
   std::map<const rt::CeInfo*, History> history;
-  std::uint64_t next_task = 1;
   std::atomic<std::size_t> active{0};  // queued + running
   // Differs for every start of a node: a client that finds another one at the same address
   // knows that the values and tasks it left there are gone.
-  const std::string instance = random_instance();
+  const std::string instance = random_hex();
 
   std::unique_ptr<HttpServer> server;  // last: it stops before what its handlers use goes
 
@@ -266,6 +278,10 @@ struct Node::Impl final : HttpHandler {
     return error_response(status, message);
   }
 
+  bool trusted(const HttpHead& head) const override {
+    return remote::token_equals(remote::bearer_token(head.header("Authorization")), opt.token);
+  }
+
   std::variant<HttpResponse, std::unique_ptr<HttpExchange>> admit(const HttpHead& head) override {
     try {
       return route(head);
@@ -284,9 +300,7 @@ struct Node::Impl final : HttpHandler {
   }
 
   std::variant<HttpResponse, std::unique_ptr<HttpExchange>> route(const HttpHead& head) {
-    if (!remote::token_equals(remote::bearer_token(head.header("Authorization")), opt.token)) {
-      throw ProtocolError(401, "missing or wrong bearer token");
-    }
+    if (!trusted(head)) throw ProtocolError(401, "missing or wrong bearer token");
     std::string_view target = head.target();
     auto question = target.find('?');
     std::string_view raw_path = target.substr(0, question);
@@ -461,7 +475,7 @@ struct Node::Impl final : HttpHandler {
     void start(std::size_t body_bytes) override {
       if (!reservation_.make(node_.store, body_bytes)) {
         const auto& store = node_.store;
-        throw ProtocolError(503, "the node's data store is full: " + std::to_string(body_bytes) +
+        throw ProtocolError(503, std::string(remote::kStoreFull) + ": " + std::to_string(body_bytes) +
                                      " bytes do not fit beside " + std::to_string(store.bytes()) +
                                      " stored and " + std::to_string(store.reserved()) +
                                      " arriving (limit " +
@@ -496,18 +510,32 @@ struct Node::Impl final : HttpHandler {
   };
 
   // The body of a contiguous value: its framing into `head_`, then the payload straight into
-  // the new object's memory.
+  // the new object's memory. A large payload's first kStage bytes go to a small buffer first:
+  // the object's memory is mapped in full when it is made, which an upload that stalls after its
+  // framing must not be able to make the node do (four stalled 1 GiB PUTs mapped 4 GiB and held
+  // the node's threads for seconds).
   class ValueUpload final : public Upload {
    public:
     using Upload::Upload;
+    static constexpr std::size_t kStage = 1 << 20;
     std::span<char> space() override {
       if (!head_done_) {
         head_done_ = true;
         head_.resize(std::min(body_total_, remote::wire_head_bytes(type_)));
         return {head_.data(), head_.size()};
       }
+      const std::size_t payload = body_total_ - head_.size();
+      if (!object_ && stage_.empty() && payload > kStage) {
+        if (auto err = remote::framing_error(type_, head_, body_total_); !err.empty())
+          throw ProtocolError(400, std::string("malformed ") + type_.name + ": " + err);
+        stage_.resize(kStage);
+        return {stage_.data(), stage_.size()};
+      }
       make();
-      return {static_cast<char*>(type_.data(object_.get())), body_total_ - head_.size()};
+      char* data = static_cast<char*>(type_.data(object_.get()));
+      std::memcpy(data, stage_.data(), stage_.size());
+      const std::size_t staged = std::exchange(stage_, {}).size();
+      return {data + staged, payload - staged};
     }
     void finish(HttpReply reply) override {
       reply.send(guarded([&] {
@@ -532,6 +560,7 @@ struct Node::Impl final : HttpHandler {
 
     bool head_done_ = false;
     std::string head_;
+    std::string stage_;  // a large payload's first bytes, until the object is made
     std::shared_ptr<void> object_;
   };
 
@@ -540,7 +569,7 @@ struct Node::Impl final : HttpHandler {
     const char* type_name = v.type->name;
     bool existed = store.get(id).has_value();
     if (!store.put(id, std::move(v), reserved))
-      throw ProtocolError(503, "the node's data store is full");
+      throw ProtocolError(503, std::string(remote::kStoreFull));
     return json_response(existed ? 200 : 201, {{"id", id}, {"bytes", bytes}, {"type", type_name}});
   }
 
@@ -696,7 +725,9 @@ struct Node::Impl final : HttpHandler {
     {
       std::lock_guard lock(tasks_mu);
       forget_finished(std::chrono::steady_clock::now());
-      id = "t" + std::to_string(next_task++);
+      // Unguessable: another holder of the token cannot read or follow this client's tasks, nor
+      // learn from their statuses the ids of its values (docs/rest-api.yaml).
+      id = "t" + random_hex();
       tasks[id] = state;
     }
     auto start = std::chrono::steady_clock::now();
@@ -708,7 +739,7 @@ struct Node::Impl final : HttpHandler {
                 args = job.args](std::exception_ptr error) {
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::string message;
-      bool crashed = false;
+      bool crashed = false, store_full = false;
       if (error) {
         try {
           std::rethrow_exception(error);
@@ -728,7 +759,13 @@ struct Node::Impl final : HttpHandler {
           if (!is_result && ce->params[i].dir == rt::Dir::In) continue;
           const rt::TypeOps* t = is_result ? ce->result : ce->params[i].type;
           Value v{t, args[i], t->bytes(args[i].get())};
-          if (!store.put(outputs[k++], std::move(v))) message = "the node's data store is full";
+          const std::size_t bytes = v.bytes;
+          if (store.put(outputs[k++], std::move(v)) || !message.empty()) continue;
+          message = std::string(remote::kStoreFull) + ": output '" + outputs[k - 1] + "' of " +
+                    std::to_string(bytes) + " bytes does not fit beside " +
+                    std::to_string(store.bytes()) + " stored (limit " +
+                    std::to_string(opt.max_data_bytes) + ")";
+          store_full = true;
         }
       }
       {
@@ -751,6 +788,7 @@ struct Node::Impl final : HttpHandler {
       state->state = message.empty() ? "done" : "failed";
       state->error = message;
       state->crashed = crashed;
+      state->store_full = store_full;
       state->exec_s = secs;
       // Under the lock: Node::close clears the waiters under it before the server goes.
       for (auto& w : state->waiters) w->reply.post([w] { w->answer(); });
@@ -819,6 +857,8 @@ void Node::open() {
   h.min_rate_bytes_s = o.min_rate_bytes_s;
   h.rate_window_s = o.rate_window_s;
   h.max_connections = o.max_connections;
+  h.max_peer_connections = o.max_peer_connections;
+  h.head_timeout_s = o.head_timeout_s;
   impl_->server = std::make_unique<HttpServer>(*impl_, h);
 }
 

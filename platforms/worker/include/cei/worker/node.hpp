@@ -47,7 +47,13 @@ struct NodeOptions {
   // cut off, its connection closed and whatever it had reserved released.
   std::size_t min_rate_bytes_s = 16 << 10;
   int rate_window_s = 10;
-  std::size_t max_connections = 4096;  // open at once; more are closed unanswered
+  // Open at once: past it a newcomer takes the place of the oldest connection that has not sent
+  // the token yet, or is closed unanswered when every connection has.
+  std::size_t max_connections = 4096;
+  // Connections from one address that have not sent the token yet: past it a newcomer takes the
+  // place of that address's oldest.
+  std::size_t max_peer_connections = 64;
+  int head_timeout_s = 10;  // a request head must arrive whole within this (docs/remote.md)
   std::string tls_cert;                // PEM files; both set: serve https
   std::string tls_key;
   std::string tls_dh;  // optional DH parameters (PEM)
