@@ -20,6 +20,7 @@
 #include <cei/instrument/registry_gen.hpp>
 #include <cei/instrument/rewrite.hpp>
 
+#include "aliases.hpp"
 #include "ce_index.hpp"
 #include "collector.hpp"
 #include "edit_set.hpp"
@@ -117,6 +118,8 @@ class Planner {
   bool task_data_enclose(const ValueDecl* decl, const std::string& path) const;
   bool task_data_overlap(const ValueDecl* decl, const std::string& path) const;
   void plan_lambda_captures();
+  // Uses of pointers, iterators and views into task data (aliases.hpp): wait as the variable.
+  void plan_alias_syncs();
 
   ASTContext& ctx_;
   SourceManager& sm_;
@@ -623,6 +626,8 @@ bool Planner::plan_call(const CeCall& c) {
   // A Pending that feeds an outer CE call is waited for through that call (at it, in a try block).
   if (pending_.count(c.call) || (!c.in_try && statement_position(c.call)))
     replace(call_range, call);
+  else if (host_uses_outputs(ctx_, facts_, roots_, c))
+    replace(call_range, "::cei::rt::call_synced<" + result + ">(" + arg_list + ")");
   else
     replace(call_range, call + ".get()");
   return true;
@@ -848,6 +853,50 @@ void Planner::plan_lambda_captures() {
   }
 }
 
+void Planner::plan_alias_syncs() {
+  std::set<const ValueDecl*> tracked(tracked_.begin(), tracked_.end());
+  const auto aliases = pointer_aliases(facts_, roots_, tracked);
+  const auto reads = [&](const Expr* e) { return only_reads(e); };
+  for (const auto& ref : facts_.refs) {
+    const auto* var = llvm::dyn_cast<VarDecl>(ref.decl);
+    auto it = var ? aliases.find(var) : aliases.end();
+    if (it == aliases.end() || ref.templated) continue;
+    const PointeeAccess a = pointee_access(ctx_, ref.node, reads, aliases);
+    if (a == PointeeAccess::None) continue;
+    const Site site = site_of(ctx_, ref.node);
+    std::set<const ValueDecl*, SourceOrder> roots(it->second.begin(), it->second.end());
+    std::string pre;
+    const ValueDecl* unnamed = nullptr;
+    for (const ValueDecl* root : roots) {
+      Root r;
+      r.kind = Root::Known;
+      r.decl = root;
+      auto name = roots_.name_at(r, site);
+      if (!name) unnamed = root;
+      pre += std::string("(void)::cei::rt::") +
+             (a == PointeeAccess::Read ? "sync_read(" : "sync(") + name.value_or("") + "), ";
+    }
+    if (unnamed) {
+      const std::string n = unnamed->getNameAsString();
+      error(ref.node->getBeginLoc(),
+            "ceic: '" + var->getNameAsString() + "' points into '" + n +
+                "', which tasks write, and that name does not reach here; capture '" + n +
+                "' by reference, or call cei::wait_on(" + n +
+                ") before this use runs [ceic-untracked-alias]");
+      continue;
+    }
+    Range r = range_of(ref.node->getSourceRange());
+    if (!r.valid) {
+      error(ref.node->getBeginLoc(),
+            "ceic: '" + var->getNameAsString() +
+                "' points into data that tasks use and is referenced inside a macro body; pass "
+                "it to the macro as an argument");
+      continue;
+    }
+    edits_.replace(r.begin, r.end, "(" + pre + edits_.render(r.begin, r.end) + ")");
+  }
+}
+
 void Planner::plan_guards() {
   auto body_start = [&](const Stmt* body) -> std::optional<unsigned> {
     // A function-try-block: its try block, the only block of the body (the guards end before
@@ -926,7 +975,10 @@ bool Planner::plan() {
   // the runtime keys them apart: the host reference the argument starts from waits for all of A.
   for (const auto& t : task_roots_)
     if (task_data_overlap(t.decl, t.path)) exempt_.erase(t.node);
-  if (opts_.insert_syncs) plan_syncs();
+  if (opts_.insert_syncs) {
+    plan_syncs();
+    plan_alias_syncs();
+  }
   std::vector<const CeCall*> calls;
   for (const auto& c : facts_.calls) calls.push_back(&c);
   auto size = [&](const CeCall* c) {

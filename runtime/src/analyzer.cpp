@@ -60,8 +60,9 @@ VersionPtr Analyzer::read_version(Datum& d, const char* variable) {
   return d.host_alias;
 }
 
-void Analyzer::set_latest(Datum& d, VersionPtr v) {
+void Analyzer::set_latest(Datum& d, VersionPtr v, bool replaces) {
   d.latest = std::move(v);
+  d.latest_replaces = replaces;
   d.host_alias.reset();  // readers from now on read the new value
   dirty(d);
 }
@@ -137,7 +138,7 @@ Version* Analyzer::build_args(TaskImpl& t, detail::ArgSpec* specs, std::size_t n
   if (into) {
     Datum& d = datum(into->address, into->root, *ce.result);
     result = VersionImpl::pending(*ce.result, d.id, d.next_number++, into->name);
-    set_latest(d, result);
+    set_latest(d, result, true);
   } else {
     result = VersionImpl::pending(*ce.result, fresh_datum_id(), 1);
   }
@@ -151,7 +152,7 @@ void Analyzer::assign(const TypeOps& type, void* target, const void* root, Versi
   {
     std::lock_guard g(mu_);
     Datum& d = datum(target, root, type);
-    set_latest(d, vi->shared_from_this());
+    set_latest(d, vi->shared_from_this(), true);
     d.next_number++;
   }
   vi->handle_release();
@@ -175,17 +176,21 @@ void Analyzer::wait_in_place_readers(Datum& d) {
 std::exception_ptr Analyzer::update_host(Datum& d) {
   if (!d.latest) return nullptr;
   VersionPtr v = std::move(d.latest);
-  void* value = nullptr;
   try {
-    value = wait_host(*v);
+    wait_ready(*v);
+    if (auto e = v->error()) std::rethrow_exception(e);
+    // A result assigned to the variable replaces its storage in `-seq` too (move assignment):
+    // take the task's storage instead of copying it.
+    const bool take = d.latest_replaces && !impl(v.get())->aliases_host();
+    void* value = take ? wait_host(*v) : nullptr;
+    wait_in_place_readers(d);  // they read the old host value
+    if (value && last_reference(v))
+      d.type->move(d.address, value);
+    else
+      write_into(*v, d.address);
   } catch (...) {
     return std::current_exception();  // a failed version is reported once, then forgotten
   }
-  wait_in_place_readers(d);  // they read the old host value
-  if (last_reference(v) && !impl(v.get())->aliases_host())
-    d.type->move(d.address, value);
-  else
-    d.type->copy(d.address, value);
   return nullptr;
 }
 

@@ -43,6 +43,9 @@ class Analyzer {
     const void* root;
     const TypeOps* type;
     VersionPtr latest;  // null: the host object holds the latest value
+    // `latest` is a CE's result assigned to the variable (`x = ce(...)`), not a task's write
+    // through an argument: as in `-seq`'s move assignment, its storage may replace the object's.
+    bool latest_replaces = false;
     // The host object's value, read in place by tasks: held while it is the latest value, so
     // that its copies on devices and nodes serve every reader, not only those alive at once.
     VersionPtr host_alias;
@@ -52,10 +55,12 @@ class Analyzer {
   Datum& datum(void* address, const void* root, const TypeOps& type);
   // `variable`: the text of the call that reads it, for a host value read for the first time.
   VersionPtr read_version(Datum& d, const char* variable);
-  // d's next value from now on (not produced yet).
-  void set_latest(Datum& d, VersionPtr v);
+  // d's next value from now on (not produced yet); `replaces`: Datum::latest_replaces.
+  void set_latest(Datum& d, VersionPtr v, bool replaces = false);
   std::vector<void*> data_under(const void* root);
-  // Copies the latest value to the host object; returns its failure instead of throwing.
+  // Writes the latest value into the host object, which keeps its storage (pointers and
+  // references into it stay valid, as in `-seq`) unless the value is an assigned result; returns
+  // its failure instead of throwing.
   std::exception_ptr update_host(Datum& d);
   // Lets go of the host alias, then waits for the tasks that still read it.
   void wait_in_place_readers(Datum& d);

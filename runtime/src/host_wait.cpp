@@ -1,7 +1,9 @@
 #include "host_wait.hpp"
 
 #include <condition_variable>
+#include <memory>
 #include <mutex>
+#include <vector>
 
 namespace cei::rt {
 
@@ -41,6 +43,23 @@ void* wait_host(Version& v) {
   latch.wait();
   if (latch.error) std::rethrow_exception(latch.error);
   return v.host();
+}
+
+void write_into(Version& v, void* dst) {
+  void* h = v.host();
+  // An object is copy-assigned, as `-seq` would leave it, never loaded into in place (its
+  // serialization need not cover every member). No replica: a fetch to the host raced us.
+  auto replicas = h || !v.type().data ? std::vector<std::shared_ptr<Replica>>{} : v.replicas();
+  if (h || replicas.empty()) {
+    h = wait_host(v);
+    if (h != dst) v.type().copy(dst, h);
+    return;
+  }
+  Latch latch;
+  replicas.front()->to_host(dst, [&latch](std::exception_ptr e) { latch.open(e); });
+  replicas.front()->expedite();
+  latch.wait();
+  if (latch.error) std::rethrow_exception(latch.error);
 }
 
 }  // namespace cei::rt

@@ -12,5 +12,10 @@ namespace cei::rt {
 void wait_ready(Version& v);
 // Waits until v has a host copy; rethrows the version's failure (a TaskError) or a fetch error.
 void* wait_host(Version& v);
+// Writes ready v's value into `dst`, an existing object of its type (the program's), which keeps
+// its storage where the sizes allow: copy-assigned from the host copy, else (contiguous data)
+// read from a replica straight into it: one transfer, no second copy. Rethrows a fetch error
+// (dst is then unspecified).
+void write_into(Version& v, void* dst);
 
 }  // namespace cei::rt

@@ -136,6 +136,29 @@ Pending<R> call(const CeInfo& ce, A... args) {
   return Pending<R>(detail::submit(ce, specs, sizeof...(A)));
 }
 
+// A waited call whose full expression also uses, on the host, a variable the task writes
+// (`c.hist.push_back(c.add(1))`, add an instance CE of c): the result once the task's outputs are
+// in their variables, so that the host code after the call works on (and keeps) what the task
+// wrote, as in the sequential program; a later sync would otherwise overwrite it.
+template <typename R, typename... A>
+R call_synced(const CeInfo& ce, A... args) {
+  detail::ArgSpec specs[] = {args..., detail::ArgSpec{}};
+  Pending<R> p(detail::submit(ce, specs, sizeof...(A)));
+  const auto write_back = [&specs] {
+    for (std::size_t i = 0; i < sizeof...(A); ++i)
+      if (specs[i].kind == detail::ArgKind::Tracked && specs[i].dir != Dir::In)
+        detail::sync(specs[i].root, true);
+  };
+  if constexpr (std::is_void_v<R>) {
+    std::move(p).get();
+    write_back();
+  } else {
+    R r = std::move(p).get();
+    write_back();
+    return r;
+  }
+}
+
 // `x = ce(args)`: `target` is `out<R>(x, ...)`; the result becomes x's next value at the call,
 // named after x, as `assign(x, call<R>(ce, args...))` would make it a moment later. Thread-safe
 // as `call` is (the Analyzer's lock orders submissions).
