@@ -1,4 +1,5 @@
 #include <cei/rt/decision/config.hpp>
+#include <cei/rt/decision/did_you_mean.hpp>
 #include <cei/rt/decision/env.hpp>
 
 #include <toml++/toml.h>
@@ -33,7 +34,8 @@ ConfigError::ConfigError(std::string file, int line, std::string key, const std:
     : std::runtime_error(config_what(file, line, key, message)),
       file_(std::move(file)),
       line_(line),
-      key_(std::move(key)) {}
+      key_(std::move(key)),
+      message_(message) {}
 
 const char* to_string(PlatformType t) {
   switch (t) {
@@ -86,16 +88,21 @@ static bool is_discovered_opencl_name(std::string_view name) {
 }
 
 // Remote nodes may also come from CEI_REMOTE="name=url,token=...;name2=..." (platforms/remote).
-static bool named_in_cei_remote(std::string_view name) {
+static std::vector<std::string> cei_remote_names() {
+  std::vector<std::string> names;
   const char* env = std::getenv("CEI_REMOTE");
-  if (!env) return false;
-  std::string_view rest = env;
+  std::string_view rest = env ? env : "";
   while (!rest.empty()) {
     auto entry = rest.substr(0, rest.find(';'));
     rest = entry.size() < rest.size() ? rest.substr(entry.size() + 1) : std::string_view{};
-    if (entry.substr(0, entry.find('=')) == name) return true;
+    if (!entry.empty()) names.emplace_back(entry.substr(0, entry.find('=')));
   }
-  return false;
+  return names;
+}
+
+static bool named_in_cei_remote(std::string_view name) {
+  const auto names = cei_remote_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 bool Config::names_opencl_platform(std::string_view name) const {
@@ -105,6 +112,16 @@ bool Config::names_opencl_platform(std::string_view name) const {
 
 bool Config::knows_platform(std::string_view name) const {
   return find(name) || names_opencl_platform(name) || named_in_cei_remote(name);
+}
+
+std::string Config::unknown_platform(std::string_view name) const {
+  std::vector<std::string> names;
+  for (const auto& p : platforms) names.push_back(p.name);
+  for (auto& n : cei_remote_names()) names.push_back(std::move(n));
+  if (all_opencl_devices) names.emplace_back("opencl0");
+  return "unknown platform '" + std::string(name) + "' " +
+         did_you_mean(name, "platforms", names,
+                      all_opencl_devices ? ", opencl1, ... one per OpenCL device found" : "");
 }
 
 namespace {
@@ -347,7 +364,7 @@ void read_policy(const Reader& r, const toml::node& node, Config& cfg) {
              "unknown policy '" + cfg.policy.name +
                  "' (dynperf, dynen, static, only:<platform>, budget, cheapest)");
     if (cfg.policy.name.starts_with("only:") && !cfg.knows_platform(cfg.policy.name.substr(5)))
-      r.fail(*n, "policy.name", "unknown platform '" + cfg.policy.name.substr(5) + "'");
+      r.fail(*n, "policy.name", cfg.unknown_platform(cfg.policy.name.substr(5)));
   }
   if (auto* n = t.get("dynen_j_per_s"))
     cfg.policy.j_per_s = r.number(*n, "policy.dynen_j_per_s", 0);
@@ -359,8 +376,13 @@ void read_policy(const Reader& r, const toml::node& node, Config& cfg) {
     for (auto&& [ce, target] : map) {
       std::string key = "policy.static." + std::string(ce.str());
       std::string platform = r.string(target, key);
-      if (!cfg.knows_platform(platform)) r.fail(target, key, "unknown platform '" + platform + "'");
-      cfg.policy.static_map[std::string(ce.str())] = platform;
+      if (!cfg.knows_platform(platform)) r.fail(target, key, cfg.unknown_platform(platform));
+      // "Iface::ce", as the run summary spells a CE, is "Iface.ce".
+      std::string name(ce.str());
+      if (const auto colons = name.find("::"); colons != std::string::npos)
+        name.replace(colons, 2, ".");
+      cfg.policy.static_map[name] = platform;
+      cfg.policy.static_lines[name] = static_cast<int>(target.source().begin.line);
     }
   }
 }
@@ -584,7 +606,7 @@ void apply_env_overrides(Config& cfg) {
     std::string name = p;
     if (name.starts_with("only:") && !cfg.knows_platform(name.substr(5)))
       throw ConfigError("CEI_POLICY", 0, "CEI_POLICY",
-                        "unknown platform '" + name.substr(5) + "' in " + cfg.source);
+                        cfg.unknown_platform(name.substr(5)) + " in " + cfg.source);
     cfg.policy.name = name;
   }
   try {
@@ -611,9 +633,31 @@ void apply_env_overrides(Config& cfg) {
 
 Config config_from_env() {
   const char* file = std::getenv("CEI_PLATFORMS");
-  Config cfg = (file && *file) ? load_config(file) : default_config();
+  Config cfg;
+  try {
+    cfg = (file && *file) ? load_config(file) : default_config();
+  } catch (const ConfigError& e) {
+    // A file that cannot be read at all: the user set the variable, so the message names it.
+    if (e.line() != 0 || e.key() != "(file)") throw;
+    throw ConfigError("CEI_PLATFORMS", 0, "CEI_PLATFORMS",
+                      "'" + std::string(file) + "': " + e.message());
+  }
   apply_env_overrides(cfg);
   return cfg;
+}
+
+void check_static_map(const Config& cfg, std::span<const std::string> ces) {
+  if (ces.empty()) return;
+  for (const auto& [name, platform] : cfg.policy.static_map) {
+    const bool known = std::any_of(ces.begin(), ces.end(), [&](const std::string& ce) {
+      return ce == name || ce.substr(ce.rfind('.') + 1) == name;
+    });
+    if (known) continue;
+    const auto line = cfg.policy.static_lines.find(name);
+    throw ConfigError(cfg.source, line == cfg.policy.static_lines.end() ? 0 : line->second,
+                      "policy.static." + name,
+                      "no CE of that name in this program " + did_you_mean(name, "CEs", ces));
+  }
 }
 
 const Config& launch_config() {

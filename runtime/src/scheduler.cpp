@@ -97,8 +97,11 @@ bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
   if (t.explores) end_exploration(t);  // a retry or an orphan: that measurement will not come
   if (t.explored_version >= 0) end_version_exploration(t);
   if (!t.quality_decided) {
-    // A significance reads the task's arguments: those of earlier tasks once they are ready.
-    if (t.ce().significance && place_when_ready(t, pl)) return true;
+    // A significance reads the task's arguments: those of earlier tasks once they are ready (one
+    // over scalar parameters at once).
+    if (t.ce().significance && !significance_if_readable(t.ce(), t.args()) &&
+        place_when_ready(t, pl))
+      return true;
     decide_quality(t);
   }
   const CeInfo& ce = t.ce();

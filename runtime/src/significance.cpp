@@ -6,12 +6,19 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
 namespace cei::rt {
 
 namespace {
+
+// An argument the expression reads is not on the host (yet): the output of a pending task, or a
+// value kept on a device.
+struct NotOnHost : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // parN is the N-th parameter the CE declares (an instance CE's callee comes first in args).
 class TaskArgs : public expr::Args {
@@ -39,7 +46,7 @@ class TaskArgs : public expr::Args {
   const void* host(std::size_t par) const {
     const TaskArg& a = arg(par);
     const void* h = a.in ? a.in->host() : nullptr;
-    if (!h) throw std::runtime_error("parameter par" + std::to_string(par) + " is not on the host");
+    if (!h) throw NotOnHost("parameter par" + std::to_string(par) + " is not on the host");
     return h;
   }
   const std::vector<TaskArg>& args_;
@@ -56,22 +63,42 @@ const expr::ExprList& parsed(const char* source) {
   return it->second;
 }
 
+// Throws NotOnHost when the expression reads an argument not on the host; only the arguments it
+// reads matter, so an expression over scalar parameters is read whatever else is pending.
+int evaluate(const CeInfo& ce, const std::vector<TaskArg>& args) {
+  const std::int64_t v = expr::evaluate_value(parsed(ce.significance), TaskArgs(ce, args), ce.name);
+  return static_cast<int>(std::clamp<std::int64_t>(v, 0, 100));
+}
+
+int unreadable(const CeInfo& ce, const std::exception& e) {
+  static std::mutex mu;
+  static std::set<const CeInfo*> warned;  // once per CE: a loop of such tasks says it once
+  std::lock_guard g(mu);
+  if (warned.insert(&ce).second)
+    log().warn("CE {}::{}: significance \"{}\" not evaluated ({}): such tasks run accurate",
+               ce.interface_name, ce.name, ce.significance, e.what());
+  return 100;
+}
+
 }  // namespace
 
 int significance_of(const CeInfo& ce, const std::vector<TaskArg>& args) {
   if (!ce.significance) return 100;
   try {
-    const std::int64_t v =
-        expr::evaluate_value(parsed(ce.significance), TaskArgs(ce, args), ce.name);
-    return static_cast<int>(std::clamp<std::int64_t>(v, 0, 100));
+    return evaluate(ce, args);
   } catch (const std::exception& e) {  // checked when the application was built; values were not
-    static std::mutex mu;
-    static std::set<const CeInfo*> warned;  // once per CE: a loop of such tasks says it once
-    std::lock_guard g(mu);
-    if (warned.insert(&ce).second)
-      log().warn("CE {}::{}: significance \"{}\" not evaluated ({}): such tasks run accurate",
-                 ce.interface_name, ce.name, ce.significance, e.what());
-    return 100;
+    return unreadable(ce, e);
+  }
+}
+
+std::optional<int> significance_if_readable(const CeInfo& ce, const std::vector<TaskArg>& args) {
+  if (!ce.significance) return 100;
+  try {
+    return evaluate(ce, args);
+  } catch (const NotOnHost&) {
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    return unreadable(ce, e);
   }
 }
 

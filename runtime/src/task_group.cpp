@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <span>
 
@@ -25,16 +24,12 @@ std::atomic<std::uint64_t> next_group{1};
 // profiles have not measured it on the platform.
 constexpr double kApproximateShare = 0.5;
 
-// The task's significance, when the inputs its expression may read are on the host: a group is
+// The task's significance, when the arguments its expression reads are on the host: a group is
 // planned before its own tasks run, so an expression over the output of one of them counts as
-// 100, as the significance rule counts an expression it cannot read.
+// 100, as the significance rule counts an expression it cannot read. One over scalar parameters
+// is read whatever the task's arrays still wait for.
 int significance_now(const TaskImpl& t) {
-  const char* expr = t.ce().significance;
-  if (!expr) return 100;
-  const bool reads_parameters = std::strstr(expr, "par") != nullptr;
-  for (const auto& a : t.args())
-    if (reads_parameters && a.in && !a.in->host()) return 100;
-  return significance_of(t.ce(), t.args());
+  return significance_if_readable(t.ce(), t.args()).value_or(100);
 }
 
 // The fastest accurate option: where a plan that changed nothing about the task puts it.

@@ -1,9 +1,13 @@
 # A real program (the matmul example) launched with one bad value at a time: each must stop with
 # exit status 2 and a message naming the variable, before any task runs - not a crash, an abort
-# or a silent default. Run as: cmake -DEXE=<matmul> -P bad_launch.cmake
+# or a silent default. Run as: cmake -DEXE=<matmul> -DCONFIGS=<tests/decision/configs> -P bad_launch.cmake
 set(cases
   "CEI_CPU_CORES=100000|CEI_CPU_CORES: expected an integer from 0 to 1024, got '100000'"
-  "CEI_PLATFORMS=/dev/zero|/dev/zero: (file): not a regular file"
+  "CEI_PLATFORMS=/dev/zero|CEI_PLATFORMS: '/dev/zero': not a regular file"
+  "CEI_PLATFORMS=no-such-platforms.toml|CEI_PLATFORMS: 'no-such-platforms.toml': cannot open"
+  "CEI_PROFILE=/tmp|CEI_PROFILE: /tmp: not a regular file"
+  "CEI_POLICY=only:gpu|CEI_POLICY: unknown platform 'gpu' (platforms: cpu, opencl0, opencl1"
+  "CEI_PLATFORMS=${CONFIGS}/static_unknown_ce.toml|${CONFIGS}/static_unknown_ce.toml:7: policy.static.MatmulCEI.multipy: no CE of that name in this program (CEs: MatmulCEI.add, MatmulCEI.multiply"
   "CEI_OPENCL_MEM_CAP=0|CEI_OPENCL_MEM_CAP: expected a size"
   "CEI_REMOTE=n=http://h:1/a b,token=T|CEI_REMOTE: n: bad URL 'http://h:1/a b'"
   "CEI_LOG=verbose|CEI_LOG: expected trace, debug"

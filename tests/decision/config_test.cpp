@@ -146,7 +146,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{"bad_url.toml", 4, "platforms.node1.url", "bad URL"},
         BadConfig{"bad_port.toml", 4, "platforms.node1.url", "bad URL"},
         BadConfig{"unknown_policy.toml", 3, "policy.name", "unknown policy 'fastest'"},
-        BadConfig{"only_unknown_platform.toml", 4, "policy.name", "unknown platform 'gpu'"},
+        BadConfig{"only_unknown_platform.toml", 4, "policy.name",
+                  "unknown platform 'gpu' (platforms: cpu; did you mean 'cpu'?)"},
         BadConfig{"negative_power.toml", 3, "platforms.cpu.active_w", "must be >= 0"},
         BadConfig{"key_for_other_type.toml", 3, "platforms.cpu.device",
                   "only for type = \"opencl\""},
@@ -168,6 +169,33 @@ INSTANTIATE_TEST_SUITE_P(
       std::string n = info.param.file;
       return n.substr(0, n.find('.'));
     });
+
+// The run summary spells a CE "Iface::ce": a static map written that way means "Iface.ce".
+TEST(Config, StaticMapTakesTheRunSummarysSpelling) {
+  const Config c = parse_config(
+      "[platforms.cpu]\ntype = \"cpu\"\n[policy.static]\n\"KMeansCEI::assign\" = \"cpu\"\n",
+      "p.toml");
+  EXPECT_EQ(c.policy.static_map.at("KMeansCEI.assign"), "cpu");
+  const std::string ces[] = {"KMeansCEI.assign", "KMeansCEI.update"};
+  EXPECT_NO_THROW(check_static_map(c, ces));
+}
+
+// A CE the program does not have is refused at its line, with the program's CEs and the closest.
+TEST(Config, StaticMapNamingNoCeOfTheProgramIsRefused) {
+  const Config c = parse_config(
+      "[platforms.cpu]\ntype = \"cpu\"\n[policy.static]\nupdate = \"cpu\"\nasign = \"cpu\"\n",
+      "p.toml");
+  const std::string ces[] = {"KMeansCEI.assign", "KMeansCEI.update"};
+  try {
+    check_static_map(c, ces);
+    FAIL() << "asign was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "p.toml:5: policy.static.asign: no CE of that name in this program (CEs: "
+              "KMeansCEI.assign, KMeansCEI.update; did you mean 'KMeansCEI.assign'?)");
+  }
+  EXPECT_NO_THROW(check_static_map(c, {}));  // a program whose CEs are not registered
+}
 
 TEST(Config, MissingFileIsAnError) {
   EXPECT_THROW(load_config(kDir + "/no-such.toml"), ConfigError);

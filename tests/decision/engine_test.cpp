@@ -149,11 +149,15 @@ std::vector<BadValue> bad_values() {
        "CEI_CPU_CORES: expected an integer from 0 to 1024, got '100000'"},
       {"CEI_CPU_CORES", "-1", "CEI_CPU_CORES: expected an integer from 0 to 1024, got '-1'"},
       {"CEI_CPU_CORES", "1.5", "CEI_CPU_CORES: expected an integer"},
-      {"CEI_PLATFORMS", "/dev/zero", "/dev/zero: \\(file\\): not a regular file"},
-      {"CEI_PLATFORMS", dir, dir + ": \\(file\\): not a regular file"},
-      {"CEI_PLATFORMS", big, big + ": \\(file\\): larger than 1 MiB", kMaxConfigBytes + 1},
+      {"CEI_PLATFORMS", "/dev/zero", "CEI_PLATFORMS: '/dev/zero': not a regular file"},
+      {"CEI_PLATFORMS", dir, "CEI_PLATFORMS: '" + dir + "': not a regular file"},
+      {"CEI_PLATFORMS", big, "CEI_PLATFORMS: '" + big + "': larger than 1 MiB",
+       kMaxConfigBytes + 1},
       {"CEI_PLATFORMS", dir + "/no-such-file.toml",
-       dir + "/no-such-file.toml: \\(file\\): cannot open"},
+       "CEI_PLATFORMS: '" + dir + "/no-such-file.toml': cannot open the platform config"},
+      {"CEI_POLICY", "only:gpu",
+       "CEI_POLICY: unknown platform 'gpu' \\(platforms: cpu, opencl0, opencl1, ... one per "
+       "OpenCL device found; did you mean 'cpu'\\?\\) in <embedded>"},
       {"CEI_PLATFORMS", std::string(CEI_DECISION_TEST_DATA) + "/missing_device.toml",
        std::string(CEI_DECISION_TEST_DATA) +
            "/missing_device.toml: platforms.gpu.device: no OpenCL device name contains "
@@ -192,7 +196,8 @@ std::vector<BadValue> bad_values() {
        "CEI_REMOTE: opencl0: a platform of <embedded> has this name already"},
       {"CEI_REMOTE", "n=http://h:1,token=T,timeout_ms=0",
        "CEI_REMOTE: timeout_ms: expected a number >= 1, got '0'"},
-      {"CEI_PROFILE", "/dev/zero", "/dev/zero: not a regular file"},
+      {"CEI_PROFILE", "/dev/zero", "CEI_PROFILE: /dev/zero: not a regular file"},
+      {"CEI_PROFILE", dir, "CEI_PROFILE: " + dir + ": not a regular file"},
       {"CEI_TRACE", dir + "/no-such-dir/trace.json",
        "CEI_TRACE: cannot write '" + dir + "/no-such-dir/trace.json': no directory '" + dir +
            "/no-such-dir'"},

@@ -474,5 +474,26 @@ TEST(RemoteNodeHardening, ATokenFileThatIsNoTokenExits2) {
   std::remove(crlf.c_str());
 }
 
+// A port another process holds: the node says which one, not only "Address already in use".
+TEST(RemoteNodeHardening, APortInUseIsNamed) {
+  WorkerProcess first;
+  const std::string port = std::to_string(first.port());
+  const auto token = std::filesystem::temp_directory_path() / ("cei-port-in-use-" + port);
+  std::ofstream(token) << "t";
+  std::string cmd = std::string(CEI_TEST_WORKER) + " --host 127.0.0.1 --port " + port +
+                    " --token-file " + token.string() + " 2>&1";
+  FILE* out = popen(cmd.c_str(), "r");
+  ASSERT_NE(out, nullptr);
+  std::string said;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, out)) said += buf;
+  int status = pclose(out);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_NE(WEXITSTATUS(status), 0) << said;
+  EXPECT_NE(said.find("127.0.0.1 port " + port), std::string::npos) << said;
+  EXPECT_NE(said.find("choose another port"), std::string::npos) << said;
+  std::filesystem::remove(token);
+}
+
 }  // namespace
 }  // namespace remote_test

@@ -65,6 +65,19 @@ const rt::NativeVersion slow_versions[] = {{"acc", &slow_accurate}, {"apx", &app
 const rt::CeInfo slow{"slow",        "GroupCEI", false,   params, 1,       nullptr,
                       slow_versions, 2,          nullptr, {},     nullptr, "50"};
 
+// Of significance "par1", an int parameter: x = 3x + 1, or 3x approximated.
+const rt::ParamInfo scaled_params[] = {{"x", rt::Dir::InOut, &rt::type_ops<std::int64_t>()},
+                                       {"weight", rt::Dir::In, &rt::type_ops<int>()}};
+const rt::CeInfo scaled{"scaled", "GroupCEI", false,   scaled_params, 2,       nullptr,
+                        versions, 2,          nullptr, {},            nullptr, "par1"};
+// Holds x pending until the group has placed a task of `scaled`: x = x + 0.
+std::atomic<bool> gate_open{false};
+void gate(void* const*) {
+  while (!gate_open.load()) std::this_thread::yield();
+}
+const rt::NativeVersion gate_versions[] = {{"acc", &gate}};
+const rt::CeInfo gated{"gated", "GroupCEI", false, params, 1, nullptr, gate_versions, 1, nullptr};
+
 // Kernels alone (the OpenCL device is the only platform that runs it): the accurate kernel adds
 // 1 to every element, the approximate one ([[cei::opencl(..., approximate = true)]]) adds 2.
 constexpr const char* kShiftSource = R"CL(
@@ -82,8 +95,10 @@ const rt::CeInfo shift{"shift", "GroupCEI", false, shift_params,     1,   nullpt
 struct Groups : rt::Observer {
   std::mutex mu;
   std::vector<rt::GroupReport> closed;
-  void task_submitted(const rt::Task&, std::span<const rt::Dependency>,
-                      std::span<const rt::Candidate>, std::size_t, const char*) override {}
+  void task_submitted(const rt::Task& t, std::span<const rt::Dependency>,
+                      std::span<const rt::Candidate>, std::size_t, const char*) override {
+    if (&t.ce() == &scaled) gate_open = true;
+  }
   void task_started(const rt::Task&, const rt::Platform&, int) override {}
   // Tasks that ran an approximation, by platform.
   std::map<std::string, int> approximated;
@@ -150,6 +165,25 @@ TEST(Groups, ABindingBudgetApproximatesAndTheResultsAreTheApproximateVersions) {
   EXPECT_EQ(count(g, rt::Quality::Accurate), 1u);
   EXPECT_EQ(g.step, "approximate");
   EXPECT_FALSE(g.meets_budget);  // 0 J: even the approximations cost something
+}
+
+// "par1" reads an int parameter, on the host from the call: the plan reads it while the tasks'
+// arrays are still the pending outputs of earlier tasks (held by `gated` until the group places
+// its first task), instead of counting it 100 and leaving nothing to approximate.
+TEST(Groups, ASignificanceOverAScalarIsReadWhileTheArraysArePending) {
+  static std::int64_t x[kTasks];  // off the stack, as below
+  for (int i = 0; i < kTasks; ++i) x[i] = i;
+  gate_open = false;
+  for (int i = 0; i < kTasks; ++i) rt::call<void>(gated, rt::inout<std::int64_t>(x[i]));
+  {
+    cei::EnergyBudget budget(0.0);
+    for (int i = 0; i < kTasks; ++i)
+      rt::call<void>(scaled, rt::inout<std::int64_t>(x[i]), rt::in<int>(50));
+  }
+  for (int i = 0; i < kTasks; ++i) EXPECT_EQ(rt::sync(x[i]), 3 * i) << i;
+  const rt::GroupReport g = groups->last();
+  EXPECT_EQ(count(g, rt::Quality::Approximate), std::size_t{kTasks});
+  EXPECT_EQ(g.step, "approximate");
 }
 
 // Dropped: the outputs keep the values they had, and the tasks after it read those.

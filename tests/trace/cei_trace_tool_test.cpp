@@ -103,5 +103,16 @@ TEST_F(CeiTraceTool, RefusesABadOptionAndAnUnwritableImageWithStatus2) {
   EXPECT_EQ(tool("--help"), 0);
 }
 
+// A size the image cannot have is refused naming the option, not drawn at another size.
+TEST_F(CeiTraceTool, RefusesASizeOutOfRangeWithStatus2) {
+  const fs::path png = dir_ / "timeline.png";
+  for (const char* size : {"--width -5", "--width 100", "--height -1", "--width 100000"}) {
+    EXPECT_EQ(tool((dir_ / "trace.json").string() + " -o " + png.string() + " " + size), 2)
+        << size;
+    EXPECT_NE(output().find(std::string(size).substr(0, 7)), std::string::npos) << output();
+    EXPECT_FALSE(fs::exists(png)) << size;
+  }
+}
+
 }  // namespace
 }  // namespace cei::rt::trace

@@ -720,7 +720,15 @@ HttpServer::HttpServer(HttpHandler& handler, const HttpServerOptions& o)
   auto endpoint = resolver.resolve(o.host, std::to_string(o.port))->endpoint();
   m.acceptor.open(endpoint.protocol());
   m.acceptor.set_option(asio::socket_base::reuse_address(true));
-  m.acceptor.bind(endpoint);
+  // Boost's own words ("bind: Address already in use") name neither the address nor the port.
+  boost::system::error_code bound;
+  m.acceptor.bind(endpoint, bound);
+  if (bound)
+    throw std::runtime_error("cannot listen on " + o.host + " port " + std::to_string(o.port) +
+                             ": " + bound.message() +
+                             (bound == asio::error::address_in_use
+                                  ? " (another process holds it: choose another port)"
+                                  : ""));
   m.acceptor.listen(asio::socket_base::max_listen_connections);
   m.accept();
   unsigned n = o.threads ? o.threads : std::clamp(std::thread::hardware_concurrency(), 2u, 8u);

@@ -16,8 +16,12 @@ int main(int argc, char** argv) {
   cei::trace_tool::RenderOptions opt;
   app.add_option("trace", input, "Chrome trace JSON written by CEI_TRACE")->required();
   app.add_option("-o,--output", output, "PNG to write")->capture_default_str();
-  app.add_option("--width", opt.width, "image width in pixels")->capture_default_str();
-  app.add_option("--height", opt.height, "image height in pixels (0: fit the lanes)");
+  // Cairo's largest image side; narrower than 400 px leaves no room for the lane names.
+  app.add_option("--width", opt.width, "image width in pixels")
+      ->capture_default_str()
+      ->check(CLI::Range(400, 32767));
+  app.add_option("--height", opt.height, "image height in pixels (0: fit the lanes)")
+      ->check(CLI::Range(0, 32767));
   app.add_option("--title", opt.title, "title (default: the trace's file name)");
   try {
     app.parse(argc, argv);

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <limits>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -30,11 +31,13 @@ class ConfigError : public std::runtime_error {
   const std::string& file() const { return file_; }
   int line() const { return line_; }  // 0 when the mistake has no line (an environment variable)
   const std::string& key() const { return key_; }
+  const std::string& message() const { return message_; }  // what() without file, line and key
 
  private:
   std::string file_;
   int line_;
   std::string key_;
+  std::string message_;
 };
 
 // The most worker threads a CPU platform may have (`cores`, CEI_CPU_CORES): 100000 asked for
@@ -88,6 +91,7 @@ struct PolicyConfig {
   double budget = std::numeric_limits<double>::infinity();   // budget: max cost per task
   double slack_s = std::numeric_limits<double>::infinity();  // cheapest: max delay accepted
   std::map<std::string, std::string> static_map;  // static: "Iface.ce" or "ce" -> platform
+  std::map<std::string, int> static_lines;        // each static_map key's line in the file
 };
 
 struct FailureDefaults {
@@ -118,6 +122,9 @@ struct Config {
   // Whether `name` can be an OpenCL platform of this config: listed as one, or, unlisted, a name
   // discovery gives under the default (opencl0, ...). A node of CEI_REMOTE, the CPU: no.
   bool names_opencl_platform(std::string_view name) const;
+  // "unknown platform 'gpu' (platforms: cpu, opencl0, opencl1, ... one per OpenCL device found;
+  // did you mean 'cpu'?)": for a name knows_platform() refused.
+  std::string unknown_platform(std::string_view name) const;
 };
 
 Config parse_config(std::string_view toml_text, const std::string& file_name);
@@ -129,5 +136,10 @@ void apply_env_overrides(Config& cfg);
 // config_from_env() read once per process, so that platform factories and the Decision Engine
 // see the same launch config. Throws ConfigError from every call if it is wrong.
 const Config& launch_config();
+
+// Policy "static": every key of [policy.static] names a CE of the program ("Iface.ce" or "ce"),
+// else a ConfigError at its line listing them. `ces`: the program's, as "Iface.ce"; none (a
+// program whose CEs are not registered) checks nothing.
+void check_static_map(const Config& cfg, std::span<const std::string> ces);
 
 }  // namespace cei::rt
