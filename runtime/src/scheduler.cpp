@@ -121,7 +121,7 @@ bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
   if (able > 1 || (able == 1 && observed)) {  // only a choice (or an observer) needs forecasts
     thread_local std::vector<Candidate> candidates;
     candidates.clear();
-    forecast(t, pl, spare, candidates);
+    const std::size_t opening = forecast(t, pl, spare, candidates);
     std::size_t pick = candidates.size() > 1 ? core_.policy->choose(ce, candidates) : 0;
     if (!pl.only && !pl.again && candidates.size() > 1 && core_.policy->by_forecasts() &&
         !explore_or_hold(t, candidates, pick, pl.resumed))
@@ -129,8 +129,9 @@ bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
     chosen = candidates.empty() ? nullptr : candidates[pick].platform;
     if (chosen && observed) core_.observe_submitted(t, candidates, pick);
     // Second thoughts hold the run to the forecast it was placed by; a placement without a
-    // choice (a task moved once, a retry's platform) is never revisited.
-    if (chosen && candidates.size() > 1 && core_.rethinks())
+    // choice (a task moved once, a retry's platform) is never revisited. One that had a device
+    // still opening as a choice is, when the device opens.
+    if (chosen && candidates.size() + opening > 1 && core_.rethinks())
       t.forecast_exec_s = candidates[pick].forecast.exec_s;
   }
   if (pl.retry_of && chosen)
@@ -153,8 +154,8 @@ bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
   return true;
 }
 
-void Scheduler::forecast(TaskImpl& t, const Placement& pl, bool spare_avoided,
-                         std::vector<Candidate>& out) {
+std::size_t Scheduler::forecast(TaskImpl& t, const Placement& pl, bool spare_avoided,
+                                std::vector<Candidate>& out) {
   bool open = false, opening = false;
   for (Platform* p : core_.platforms) {
     if (!fits(p, t, pl, spare_avoided)) continue;
@@ -168,9 +169,11 @@ void Scheduler::forecast(TaskImpl& t, const Placement& pl, bool spare_avoided,
   // open) held them and, exploring, the tasks of their CE behind them: a first run with the GPU
   // took 5x the time of one without it. Once it opens, the queues of the others are revisited
   // (platform_opened). The user's orders (static, only:<p>) are kept.
+  std::size_t left_out = 0;
   if (opening && open && !pl.only && core_.policy->by_forecasts())
-    std::erase_if(out, [](const Candidate& c) { return c.forecast.opening; });
+    left_out = std::erase_if(out, [](const Candidate& c) { return c.forecast.opening; });
   if (!pl.only && core_.rethinks()) core_.second_thoughts.correct(out, core_.now_s());
+  return left_out;
 }
 
 void Scheduler::platform_opened(Platform& p) {

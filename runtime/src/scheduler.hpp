@@ -114,7 +114,10 @@ class Scheduler {
   void decide_quality(TaskImpl& t);
   // The forecasts of the platforms that fit pl, into `out` (sparing pl.avoid as count_fitting
   // said); under second thoughts those of platforms running behind are corrected.
-  void forecast(TaskImpl& t, const Placement& pl, bool spare_avoided, std::vector<Candidate>& out);
+  // Returns how many candidates were left out for still opening (their queue is revisited when
+  // they open).
+  std::size_t forecast(TaskImpl& t, const Placement& pl, bool spare_avoided,
+                       std::vector<Candidate>& out);
   bool place_when_ready(TaskImpl& t, const Placement& pl);
   // After the policy picked cs[pick] for t: false when t must wait (held) until an exploration
   // of its CE reports or one of its tasks completes.
