@@ -148,9 +148,9 @@ struct NodeClient::Impl {
   nlohmann::json call(std::string_view method, const std::string& path, int expected,
                       const std::string& body = {}) {
     std::string_view parts[] = {body};
-    auto reply = data->exchange(method, path, body.empty() ? std::span<const std::string_view>{}
-                                                            : std::span<const std::string_view>(parts),
-                                nullptr, "application/json");
+    std::span<const std::string_view> sent;
+    if (!body.empty()) sent = parts;
+    auto reply = data->exchange(method, path, sent, nullptr, "application/json");
     check(reply, expected);
     try {
       auto j = nlohmann::json::parse(reply.body);

@@ -460,7 +460,8 @@ TEST(RemoteNodeHardening, ATokenFileThatIsNoTokenExits2) {
   for (const auto& [file, says] : cases) {
     SCOPED_TRACE(file);
     // `timeout`: the old node read /dev/zero until memory ran out.
-    std::string cmd = "timeout 20 " + std::string(CEI_TEST_WORKER) + " --token-file " + file + " 2>&1";
+    std::string cmd =
+        "timeout 20 " + std::string(CEI_TEST_WORKER) + " --token-file " + file + " 2>&1";
     FILE* out = popen(cmd.c_str(), "r");
     ASSERT_NE(out, nullptr);
     std::string said;

@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
     rt::assign(scaled, rt::call<Vec>(remote_test::ce_scale, rt::in<Vec>(v), rt::in<float>(2.0f)));
     const Vec& f = rt::sync_read(filled);
     bool right = f.size() == static_cast<std::size_t>(n);
-    for (std::size_t i = 0; right && i < f.size(); ++i) right = f.data()[i] == static_cast<float>(k);
+    for (std::size_t i = 0; right && i < f.size(); ++i)
+      right = f.data()[i] == static_cast<float>(k);
     right = right && rt::sync_read(scaled) == remote_test::scale(v, 2.0f);
     std::printf(right ? "right\n" : "wrong\n");
     return right ? 0 : 1;

@@ -91,7 +91,8 @@ HostileProxy::HostileProxy(int node_port, Mode mode) : node_port_(node_port), mo
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof a;
-  if (bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(listener_, 64) != 0 ||
+  if (bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      listen(listener_, 64) != 0 ||
       getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
     throw std::runtime_error("the proxy cannot listen");
   port_ = ntohs(a.sin_port);

@@ -201,7 +201,8 @@ std::string random_hex() {
   unsigned char bytes[16];
   for (std::size_t got = 0; got < sizeof bytes;) {
     ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "getrandom");
+    if (n < 0 && errno != EINTR)
+      throw std::system_error(errno, std::generic_category(), "getrandom");
     if (n > 0) got += static_cast<std::size_t>(n);
   }
   char hex[33];
@@ -475,7 +476,8 @@ struct Node::Impl final : HttpHandler {
     void start(std::size_t body_bytes) override {
       if (!reservation_.make(node_.store, body_bytes)) {
         const auto& store = node_.store;
-        throw ProtocolError(503, std::string(remote::kStoreFull) + ": " + std::to_string(body_bytes) +
+        throw ProtocolError(503, std::string(remote::kStoreFull) + ": " +
+                                     std::to_string(body_bytes) +
                                      " bytes do not fit beside " + std::to_string(store.bytes()) +
                                      " stored and " + std::to_string(store.reserved()) +
                                      " arriving (limit " +
