@@ -193,6 +193,8 @@ PointeeAccess pointee_access(ASTContext& ctx, const Expr* ref,
       }
       return verdict(PointeeAccess::Write);
     }
+    // Captured by a lambda: copied there; the body's uses are uses of their own.
+    if (llvm::isa<LambdaExpr>(pe)) return PointeeAccess::None;
     std::optional<PointeeAccess> a;
     if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(pe)) {
       a = operator_access(op, e, only_reads);

@@ -9,7 +9,9 @@
 // and every host use of a variable that a task may touch into `::cei::rt::sync(x)` (may write)
 // or `::cei::rt::sync_read(x)` (reads only). The contract:
 //  - Tasks never write host objects. Outputs go to runtime-owned storage (renaming), so WAR and
-//    WAW never serialise tasks; the host copy is brought up to date only at a sync.
+//    WAW never serialise tasks; the host copy is brought up to date only at a sync, by writing
+//    the value into the host object, which keeps its storage (pointers into it stay valid), except
+//    for a result assigned to it, which replaces it as the program's move assignment does.
 //  - Tasks may read host objects in place (an `in` of a variable that no pending task writes),
 //    so a host write (`sync`) and the end of the variable's scope (`Scope`) wait for those readers.
 //    An arithmetic variable is copied at the call instead (ArgKind::Value).
