@@ -26,6 +26,31 @@ foreach(tool IN LISTS TOOLS)
     message(FATAL_ERROR "cmake --install put no ${tool} in ${prefix}/bin (it holds: ${installed})")
   endif()
 endforeach()
+# pkg-config finds the installed CEI (cei.pc, wherever the prefix was put): a program built with
+# its flags alone links the runtime and runs.
+file(GLOB_RECURSE pc "${prefix}/*/pkgconfig/cei.pc")
+if(NOT pc)
+  message(FATAL_ERROR "cmake --install put no pkgconfig/cei.pc in ${prefix}")
+endif()
+get_filename_component(pc_dir "${pc}" DIRECTORY)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${pc_dir}"
+                        pkg-config --cflags --libs cei
+                RESULT_VARIABLE rc OUTPUT_VARIABLE pc_flags ERROR_VARIABLE err
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "pkg-config --cflags --libs cei failed (${rc}): ${err}")
+endif()
+separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+get_filename_component(here "${CMAKE_SCRIPT_MODE_FILE}" DIRECTORY)
+set(cxx "${COMPILER}")
+if(NOT cxx)
+  set(cxx c++)
+endif()
+separate_arguments(build_flags UNIX_COMMAND "${CXX_FLAGS} ${LINKER_FLAGS}")  # a sanitizer's
+run("building with pkg-config's flags" "${cxx}" ${build_flags} "${here}/pkgconfig_main.cpp"
+    ${pc_flags} -o "${BIN}/pkgconfig_main")
+run("running the pkg-config build" "${BIN}/pkgconfig_main")
+
 if(EXISTS "${prefix}/bin/matmul-worker")
   message(FATAL_ERROR "CEI's install holds its examples (${prefix}/bin/matmul-worker)")
 endif()

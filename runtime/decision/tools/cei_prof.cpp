@@ -173,10 +173,11 @@ int main(int argc, char** argv) {
   std::string profile, out_dir;
   app.add_option("profile", profile, "profile JSON (what CEI_PROFILE saved)")->required();
   app.add_option("-o,--output", out_dir, "folder for one PNG per CE version");
+  app.set_version_flag("--version", "cei-prof (CEI) " CEI_VERSION);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help exits 0; a bad option or value exits 2 after naming it.
+    // --help and --version exit 0; a bad option or value exits 2 after naming it.
     return app.exit(e) == 0 ? 0 : 2;
   }
 
