@@ -40,6 +40,7 @@ struct Options {
   cei::instrument::Options instrument;
 };
 
+// Bad arguments print this on stderr (exit status 2); --help on stdout (0).
 constexpr const char* usage =
     "usage: ceic --dump-cei FILE [-- args]\n"
     "       ceic --registry --cei H [--cei H2] -o registry.cpp -H registry.hpp [--depfile F] "
@@ -68,6 +69,9 @@ std::optional<Options> parse(int argc, char** argv) {
     } else if (a == "--registry") {
       o.mode = "registry";
       continue;
+    } else if (a == "--version" || a == "--help" || a == "-h") {
+      o.mode = a == "--version" ? "version" : "help";
+      return o;
     } else if (a == "--dump-cei" || a == "--instrument") {
       o.mode = a.substr(2);
       if (!(v = value())) return std::nullopt;
@@ -153,6 +157,14 @@ int main(int argc, char** argv) {
   if (!opts) {
     std::cerr << usage;
     return 2;
+  }
+  if (opts->mode == "version") {
+    std::cout << "ceic (CEI) " CEI_VERSION ", libclang " CEI_LIBCLANG_VERSION "\n";
+    return 0;
+  }
+  if (opts->mode == "help") {
+    std::cout << usage << "       ceic --version\n";
+    return 0;
   }
   cei::frontend::Diagnostics diags;
   if (opts->mode == "dump-cei") {

@@ -550,6 +550,8 @@ void Runtime::add_platform(std::unique_ptr<Platform> p) {
     impl_->owned.push_back(std::move(p));
   }
   impl_->platforms.add(raw);
+  // What `cei-info` lists, as this run found it.
+  log().info("platform {} ({}): {} task(s) at once", raw->name(), raw->kind(), raw->workers());
 }
 
 void Runtime::open_in_background(std::function<void(Runtime&)> open) {

@@ -71,6 +71,9 @@ class Writer {
                     {"args", {{"sort_index", i}}}});
     }
     std::map<std::pair<int, int>, std::string> tracks;
+    // A lane's extra tracks sit right under it, the transfers under every lane: thread ids alone
+    // would put "slot 0 (2)" after the transfer tracks.
+    std::map<std::pair<int, int>, long> order;
     // Slices on one track must nest: tasks that overlap on one lane (kernels of an out-of-order
     // queue running at once) take the first of that lane's tracks that is free.
     std::vector<const TaskRecord*> by_start;
@@ -92,6 +95,7 @@ class Writer {
       const std::string& kind = run_.find_platform(t->platform)->kind;
       tracks[{pid, tid}] = std::string(lane_word(kind)) + " " + std::to_string(lane) +
                            (k == 0 ? "" : " (" + std::to_string(k + 1) + ")");
+      order[{pid, tid}] = static_cast<long>(lane) * kOverlapTracksPerLane + (k == 0 ? 0 : extra);
       ev.push_back(slice(t->ce, "task", pid, tid, t->start, t->end, task_args(*t)));
     }
     std::map<int, std::vector<Clock::time_point>> transfer_tracks_busy_until;
@@ -105,6 +109,7 @@ class Writer {
       busy[k] = x.end;
       const int tid = kTransferTrackBase + static_cast<int>(k);
       tracks[{pid, tid}] = "transfers " + std::to_string(k);
+      order[{pid, tid}] = kTransferSortBase + static_cast<long>(k);
       const std::string name = x.to_device ? x.version + " → " + x.platform : x.version + " → host";
       ev.push_back(slice(name, "transfer", pid, tid, x.start, x.end,
                          {{"version", x.version},
@@ -122,8 +127,14 @@ class Writer {
                     {"tid", 0},
                     {"ts", us(r.at)},
                     {"args", {{"task", r.task}, {"from", r.from}, {"to", r.to}, {"lag", r.lag}}}});
-    for (const auto& [track, name] : tracks)
+    for (const auto& [track, name] : tracks) {
       ev.push_back(meta("thread_name", track.first, track.second, name));
+      ev.push_back({{"ph", "M"},
+                    {"name", "thread_sort_index"},
+                    {"pid", track.first},
+                    {"tid", track.second},
+                    {"args", {{"sort_index", order.at(track)}}}});
+    }
     add_flows(ev);
     return ev;
   }

@@ -18,8 +18,27 @@ std::string Progress::line() const {
   return line_locked();
 }
 
+namespace {
+
+std::string time_left(double s) {
+  if (s < 1) return "<1 s";
+  if (s < 120) return fmt::format("{:.0f} s", s);
+  const auto m = static_cast<long>(s / 60);
+  return fmt::format("{}m{:02}s", m, static_cast<long>(s) - 60 * m);
+}
+
+}  // namespace
+
 std::string Progress::line_locked() const {
   std::string l = fmt::format("cei: {}/{} tasks", total_.done, total_.submitted);
+  if (total_.submitted > 0) l += fmt::format(" ({}%)", 100 * total_.done / total_.submitted);
+  const double span = std::chrono::duration<double>(last_end_ - first_start_).count();
+  if (total_.done > 0 && span > 0) {
+    const double rate = static_cast<double>(total_.done) / span;
+    l += fmt::format("  {:.3g} tasks/s", rate);
+    if (total_.submitted > total_.done)
+      l += ", " + time_left(static_cast<double>(total_.submitted - total_.done) / rate) + " left";
+  }
   for (const auto& [name, c] : per_platform_)
     l += fmt::format("  {} {}/{}", name, c.done, c.submitted);
   return l;
@@ -66,6 +85,11 @@ void Progress::task_finished(const Task& t, const Platform& p, int, bool) {
     ++per_platform_[p.name()].submitted;
   }
   if (it != placed_.end()) placed_.erase(it);
+  const Task::Timing& tm = t.timing();
+  if (tm.start != Clock::time_point{} && tm.end >= tm.start) {
+    if (total_.done == 0 || tm.start < first_start_) first_start_ = tm.start;
+    if (tm.end > last_end_) last_end_ = tm.end;
+  }
   ++total_.done;
   ++per_platform_[p.name()].done;
   maybe_print_locked(false);

@@ -15,8 +15,8 @@ PlatformRecord describe(const Platform& p) {
 std::vector<DataUse> data_uses(const Task& t) {
   std::vector<DataUse> uses;
   for (const TaskArg& a : t.args()) {
-    if (a.in) uses.push_back({data_name(*a.in), Dir::In, a.in->bytes()});
-    if (a.out) uses.push_back({data_name(*a.out), Dir::Out, a.out->bytes()});
+    if (a.in) uses.push_back({data_name(*a.in), Dir::In, a.in->bytes(), a.in->datum_id()});
+    if (a.out) uses.push_back({data_name(*a.out), Dir::Out, a.out->bytes(), a.out->datum_id()});
   }
   return uses;
 }

@@ -26,6 +26,31 @@ std::string run(const std::string& cmd, int* status) {
   return out;
 }
 
+// One size tells a time, not how it grows: no slope is printed or drawn for it (a CE of scalars
+// alone, whose inputs weigh 0 bytes, printed "t = 2.95e-07 + 0*size").
+TEST(CeiProf, FitsNoModelOverASingleSize) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("cei-prof-one-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  ProfileStore store;
+  for (int i = 0; i < 3; ++i) {
+    store.record(kMultiply, 0, "cpu", 0, 2.95e-7);
+    store.record(kMultiply, -1, "opencl0", 4096, 1e-4);
+  }
+  store.save((dir / "profile.json").string());
+  int status = 0;
+  const std::string out = run(std::string(CEI_PROF_EXE) + " " + (dir / "profile.json").string() +
+                                  " -o " + (dir / "plots").string(),
+                              &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("on cpu: 1 size, 3 runs, one size measured: no model over sizes"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("on opencl0: 1 size, 3 runs, one size measured"), std::string::npos) << out;
+  EXPECT_EQ(out.find("*size"), std::string::npos) << out;
+  fs::remove_all(dir);
+}
+
 TEST(CeiProf, PrintsModelsAndPlotsOnePngPerVersion) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("cei-prof-" + std::to_string(::getpid()));

@@ -1,12 +1,13 @@
-# Every relative link of README.md and docs/*.md names a file or folder of this repository: a
-# clone has nothing outside it. (Web links, http:// and https://, are not checked.)
+# Every relative link of README.md, docs/*.md and examples/*/README.md names a file or folder of
+# this repository: a clone has nothing outside it. (Web links, http:// and https://, are not
+# checked.) No page a user reads says it is a placeholder.
 #   cmake -DROOT=<CEI source dir> -P links.cmake
 cmake_minimum_required(VERSION 3.25)
 if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<CEI source dir> -P links.cmake")
 endif()
 file(REAL_PATH "${ROOT}" root)
-file(GLOB pages LIST_DIRECTORIES false "${root}/docs/*.md")
+file(GLOB pages LIST_DIRECTORIES false "${root}/docs/*.md" "${root}/examples/*/README.md")
 list(PREPEND pages "${root}/README.md")
 
 set(bad)
@@ -16,6 +17,9 @@ foreach(page IN LISTS pages)
   file(RELATIVE_PATH page_rel "${root}" "${page}")
   # Brackets group list elements in CMake: the text is matched with them replaced.
   file(READ "${page}" text)
+  if(text MATCHES "\\(Placeholder")
+    string(APPEND bad "\n  ${page_rel}: placeholder text left for users to read")
+  endif()
   # Code is no link: `[&](int i)` is a lambda, in a code span or a fenced block.
   string(REGEX REPLACE "```[^`]*```" "" text "${text}")
   string(REGEX REPLACE "`[^`\n]*`" "" text "${text}")

@@ -26,6 +26,31 @@ foreach(tool IN LISTS TOOLS)
     message(FATAL_ERROR "cmake --install put no ${tool} in ${prefix}/bin (it holds: ${installed})")
   endif()
 endforeach()
+# pkg-config finds the installed CEI (cei.pc, wherever the prefix was put): a program built with
+# its flags alone links the runtime and runs.
+file(GLOB_RECURSE pc "${prefix}/*/pkgconfig/cei.pc")
+if(NOT pc)
+  message(FATAL_ERROR "cmake --install put no pkgconfig/cei.pc in ${prefix}")
+endif()
+get_filename_component(pc_dir "${pc}" DIRECTORY)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${pc_dir}"
+                        pkg-config --cflags --libs cei
+                RESULT_VARIABLE rc OUTPUT_VARIABLE pc_flags ERROR_VARIABLE err
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "pkg-config --cflags --libs cei failed (${rc}): ${err}")
+endif()
+separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+get_filename_component(here "${CMAKE_SCRIPT_MODE_FILE}" DIRECTORY)
+set(cxx "${COMPILER}")
+if(NOT cxx)
+  set(cxx c++)
+endif()
+separate_arguments(build_flags UNIX_COMMAND "${CXX_FLAGS} ${LINKER_FLAGS}")  # a sanitizer's
+run("building with pkg-config's flags" "${cxx}" ${build_flags} "${here}/pkgconfig_main.cpp"
+    ${pc_flags} -o "${BIN}/pkgconfig_main")
+run("running the pkg-config build" "${BIN}/pkgconfig_main")
+
 if(EXISTS "${prefix}/bin/matmul-worker")
   message(FATAL_ERROR "CEI's install holds its examples (${prefix}/bin/matmul-worker)")
 endif()
@@ -50,7 +75,36 @@ endif()
 run("configuring ${SRC} against ${prefix}"
     "${CMAKE_COMMAND}" -E env --unset=CMAKE_GENERATOR
     "${CMAKE_COMMAND}" -S "${SRC}" -B "${BIN}/build" ${generator} "-DCMAKE_PREFIX_PATH=${prefix}"
-    ${options})
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON ${options})
+# No build type (the README's command): the programs are optimised anyway, and the user is told;
+# a build type that optimises nothing is said too (configured only). Not where CXX_FLAGS (a
+# sanitizer build's) choose the optimisation themselves.
+macro(check_optimisation)
+  string(FIND "${out}" "cei_add_application(saxpy): no CMAKE_BUILD_TYPE: built with -O2" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "configuring with no build type said nothing of -O2:\n${out}")
+  endif()
+  file(READ "${BIN}/build/compile_commands.json" commands)
+  string(JSON n LENGTH "${commands}")
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON command GET "${commands}" ${i} command)
+    if(NOT command MATCHES " -O2 ")
+      message(FATAL_ERROR "compiled without -O2 when no build type is set:\n${command}")
+    endif()
+  endforeach()
+  run("configuring ${SRC} as Debug"
+      "${CMAKE_COMMAND}" -E env --unset=CMAKE_GENERATOR
+      "${CMAKE_COMMAND}" -S "${SRC}" -B "${BIN}/debug" ${generator}
+      "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Debug ${options})
+  string(FIND "${out}" "CMAKE_BUILD_TYPE 'Debug' and CMAKE_CXX_FLAGS build saxpy unoptimised" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "configuring as Debug did not say the build is unoptimised:\n${out}")
+  endif()
+endmacro()
+if(NOT CXX_FLAGS MATCHES "-O")
+  check_optimisation()
+endif()
 run("building ${SRC}" "${CMAKE_COMMAND}" --build "${BIN}/build")
 
 # The build must have used the installed CEI, not this build tree.

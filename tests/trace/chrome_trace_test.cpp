@@ -159,5 +159,36 @@ TEST(ChromeTrace, TasksThatOverlapOnALaneTakeTracksOfTheirOwn) {
   EXPECT_EQ(flow_to, 0);
 }
 
+// A node's trace read "slot 0, transfers 0, transfers 1, slot 0 (2)": ordered by thread id, a
+// lane's extra track came after the transfers. The sort indexes keep it under its lane.
+TEST(ChromeTrace, ALanesExtraTracksSortRightUnderItBeforeTheTransfers) {
+  RunRecord run;
+  run.origin = Clock::now();
+  run.platforms.push_back({"node1", "remote", 2, {}});
+  auto at = [&](int ms) { return run.origin + std::chrono::milliseconds(ms); };
+  auto task = [&](std::uint64_t id, int lane, int from, int to) {
+    TaskRecord t;
+    t.id = id, t.ce = "k" + std::to_string(id), t.platform = "node1", t.lane = lane;
+    t.started = t.finished = true;
+    t.start = at(from), t.end = at(to);
+    return t;
+  };
+  run.tasks = {task(1, 0, 0, 10), task(2, 0, 2, 6), task(3, 1, 0, 4)};
+  run.transfers.push_back({"node1", 1, "d1v1", 64, true, at(0), at(1)});
+  std::ostringstream out;
+  write_chrome_trace(run, out);
+  std::map<long, std::string> by_order;
+  std::map<int, std::string> name;
+  const json ev = json::parse(out.str()).at("traceEvents");
+  for (const auto& e : ev)
+    if (e["ph"] == "M" && e["name"] == "thread_name") name[e["tid"]] = e["args"]["name"];
+  for (const auto& e : ev)
+    if (e["ph"] == "M" && e["name"] == "thread_sort_index")
+      by_order[e["args"]["sort_index"].get<long>()] = name.at(e["tid"]);
+  std::vector<std::string> lanes;
+  for (const auto& [order, n] : by_order) lanes.push_back(n);
+  EXPECT_EQ(lanes, (std::vector<std::string>{"slot 0", "slot 0 (2)", "slot 1", "transfers 0"}));
+}
+
 }  // namespace
 }  // namespace cei::rt::trace

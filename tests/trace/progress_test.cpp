@@ -27,7 +27,8 @@ TEST(Progress, CountsDoneAndSubmittedPerPlatform) {
   Progress p(out.f.get(), false, std::chrono::hours(1));
   test::KnownRun run;
   run.play(p);
-  EXPECT_EQ(p.line(), "cei: 4/4 tasks  cpu 3/3  opencl0 1/1");
+  // 4 tasks over the 60 ms their timings span: 66.7 a second.
+  EXPECT_EQ(p.line(), "cei: 4/4 tasks (100%)  66.7 tasks/s  cpu 3/3  opencl0 1/1");
 }
 
 TEST(Progress, PrintsLinesWhenNotATerminal) {
@@ -37,8 +38,13 @@ TEST(Progress, PrintsLinesWhenNotATerminal) {
   run.play(p);
   const std::string text = contents(out.f.get());
   EXPECT_EQ(text.find('\r'), std::string::npos);
-  EXPECT_NE(text.find("cei: 1/4 tasks  cpu 1/3  opencl0 0/1\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("cei: 4/4 tasks  cpu 3/3  opencl0 1/1\n"), std::string::npos) << text;
+  // The first task ran 10 ms: 100 a second, and the 3 others submitted left in 30 ms.
+  EXPECT_NE(text.find("cei: 1/4 tasks (25%)  100 tasks/s, <1 s left  cpu 1/3  opencl0 0/1\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("cei: 4/4 tasks (100%)  66.7 tasks/s  cpu 3/3  opencl0 1/1\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(Progress, RewritesOneLineOnATerminal) {
@@ -59,11 +65,11 @@ TEST(Progress, ATaskThatRunsElsewhereIsCountedWhereItRuns) {
   test::FixedTask t(1, test::kInit, {});
   const Candidate c[] = {{&a, {}}, {&b, {}}};
   p.task_submitted(t, {}, c, 1, "dynperf");
-  EXPECT_EQ(p.line(), "cei: 0/1 tasks  b 0/1");
+  EXPECT_EQ(p.line(), "cei: 0/1 tasks (0%)  b 0/1");
   p.task_started(t, a, 0);
-  EXPECT_EQ(p.line(), "cei: 0/1 tasks  a 0/1  b 0/0");
+  EXPECT_EQ(p.line(), "cei: 0/1 tasks (0%)  a 0/1  b 0/0");
   p.task_finished(t, a, 0, false);
-  EXPECT_EQ(p.line(), "cei: 1/1 tasks  a 1/1  b 0/0");
+  EXPECT_EQ(p.line(), "cei: 1/1 tasks (100%)  a 1/1  b 0/0");
 }
 
 }  // namespace

@@ -14,6 +14,24 @@ std::string platform_string(cl_platform_id p, cl_platform_info what) {
   if (!s.empty() && s.back() == '\0') s.pop_back();
   return s;
 }
+
+void describe_hardware(cl_device_id d, DeviceInfo& info) {
+  cl_device_type type = 0;
+  cl_ulong mem = 0;
+  cl_uint units = 0;
+  check(clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, nullptr), "clGetDeviceInfo");
+  check(clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, nullptr),
+        "clGetDeviceInfo");
+  check(clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr),
+        "clGetDeviceInfo");
+  info.type = type & CL_DEVICE_TYPE_GPU ? "GPU"
+              : type & CL_DEVICE_TYPE_CPU ? "CPU"
+              : type & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator"
+                                                  : "other";
+  info.global_mem_bytes = mem;
+  info.compute_units = units;
+}
+
 }  // namespace
 
 std::vector<Device> all_devices() {
@@ -29,9 +47,13 @@ std::vector<Device> all_devices() {
     std::vector<cl_device_id> ids(nd);
     check(clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, ids.data(), nullptr), "clGetDeviceIDs");
     for (cl_device_id d : ids) {
-      DeviceInfo info{out.size(), device_string(d, CL_DEVICE_NAME),
-                      device_string(d, CL_DEVICE_VENDOR), device_string(d, CL_DRIVER_VERSION),
-                      platform_string(p, CL_PLATFORM_NAME)};
+      DeviceInfo info;
+      info.index = out.size();
+      info.name = device_string(d, CL_DEVICE_NAME);
+      info.vendor = device_string(d, CL_DEVICE_VENDOR);
+      info.driver_version = device_string(d, CL_DRIVER_VERSION);
+      info.platform_name = platform_string(p, CL_PLATFORM_NAME);
+      describe_hardware(d, info);
       out.push_back({p, d, std::move(info)});
     }
   }

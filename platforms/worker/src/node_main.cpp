@@ -50,6 +50,7 @@ int node_main(int argc, char** argv, std::span<const rt::CeInfo* const> ces,
   std::string executor = "process";
   double min_rate_kib = static_cast<double>(o.min_rate_bytes_s) / 1024;
   CLI::App app{"CEI worker node: serves this application's Core Elements over REST (/v1/)"};
+  app.set_version_flag("--version", "cei worker node (CEI) " CEI_VERSION);
   app.add_option("--host", o.host, "address to listen on")->capture_default_str();
   app.add_option("--port", o.port, "TCP port")->capture_default_str()->check(CLI::Range(1, 65535));
   app.add_option("--token-file", token_file, "file holding the bearer token clients must send")

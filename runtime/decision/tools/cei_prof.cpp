@@ -22,32 +22,49 @@ namespace {
 
 using cei::rt::ProfileModel;
 
+// A model over sizes needs two of them: one size tells a time, not how it grows (the store's
+// stand-in for forecasting other sizes is no measurement to show as a slope).
+bool fitted(const ProfileModel& m) {
+  return m.sizes.size() >= 2;
+}
+
+void print_fit(const ProfileModel& m) {
+  if (!fitted(m)) {
+    std::printf(", one size measured: no model over sizes (it needs runs at two sizes)");
+    return;
+  }
+  std::printf(", fit %s", cei::rt::to_string(m.fit.kind));
+  switch (m.fit.kind) {
+    case cei::rt::FitKind::Linear:
+      std::printf(" t = %.6g + %.6g*size", m.fit.a, m.fit.b);
+      break;
+    case cei::rt::FitKind::Power:
+      std::printf(" t = %.6g*size^%.4f", m.fit.a, m.fit.b);
+      break;
+    case cei::rt::FitKind::Proportional:
+      std::printf(" t = %.6g*size", m.fit.a);
+      break;
+    case cei::rt::FitKind::None:
+      break;
+  }
+  std::printf(" (rms relative error %.3g)", m.fit.rms_rel_error);
+}
+
 void print_models(const std::vector<ProfileModel>& models) {
   for (const auto& m : models) {
     std::uint64_t runs = 0;
     for (const auto& [size, s] : m.sizes) runs += s.runs;
-    std::printf("%s [%s] on %s: %zu sizes, %llu runs, fit %s", m.key.ce.c_str(), m.key.impl.c_str(),
-                m.key.platform.c_str(), m.sizes.size(), static_cast<unsigned long long>(runs),
-                cei::rt::to_string(m.fit.kind));
-    switch (m.fit.kind) {
-      case cei::rt::FitKind::Linear:
-        std::printf(" t = %.6g + %.6g*size", m.fit.a, m.fit.b);
-        break;
-      case cei::rt::FitKind::Power:
-        std::printf(" t = %.6g*size^%.4f", m.fit.a, m.fit.b);
-        break;
-      case cei::rt::FitKind::Proportional:
-        std::printf(" t = %.6g*size", m.fit.a);
-        break;
-      case cei::rt::FitKind::None:
-        break;
-    }
-    std::printf(" (rms relative error %.3g)\n", m.fit.rms_rel_error);
-    std::printf("  %14s %6s %12s %12s %12s\n", "bytes", "runs", "mean_s", "stddev_s", "fit_s");
+    std::printf("%s [%s] on %s: %zu size%s, %llu runs", m.key.ce.c_str(), m.key.impl.c_str(),
+                m.key.platform.c_str(), m.sizes.size(), m.sizes.size() == 1 ? "" : "s",
+                static_cast<unsigned long long>(runs));
+    print_fit(m);
+    std::printf("\n  %14s %6s %12s %12s %12s\n", "bytes", "runs", "mean_s", "stddev_s",
+                fitted(m) ? "fit_s" : "");
     for (const auto& [size, s] : m.sizes) {
       const double sd = s.runs > 1 ? std::sqrt(s.m2 / static_cast<double>(s.runs - 1)) : 0;
-      std::printf("  %14.0f %6llu %12.6g %12.3g %12.6g\n", size,
-                  static_cast<unsigned long long>(s.runs), s.mean_s, sd, m.fit(size));
+      std::printf("  %14.0f %6llu %12.6g %12.3g", size, static_cast<unsigned long long>(s.runs),
+                  s.mean_s, sd);
+      fitted(m) ? std::printf(" %12.6g\n", m.fit(size)) : std::printf("\n");
     }
   }
 }
@@ -121,10 +138,10 @@ void plot(const std::string& title, const std::vector<const ProfileModel*>& curv
     cairo_rectangle(cr, L, T, W - R - L, H - B - T);
     cairo_clip(cr);
     cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-    // Fitted curve over the plotted decades.
+    // Fitted curve over the plotted decades (none from a single size).
     cairo_set_line_width(cr, 2);
     bool started = false;
-    for (int k = 0; k <= 200; ++k) {
+    for (int k = 0; k <= (fitted(m) ? 200 : -1); ++k) {
       double x = std::pow(10, ax.lo + (ax.hi - ax.lo) * k / 200.0);
       double y = m.fit(x);
       if (!(y > 0)) {
@@ -150,7 +167,7 @@ void plot(const std::string& title, const std::vector<const ProfileModel*>& curv
     cairo_move_to(cr, W - R + 28, ly + 4), cairo_show_text(cr, m.key.platform.c_str());
     cairo_set_font_size(cr, 10);
     cairo_move_to(cr, W - R + 28, ly + 18);
-    cairo_show_text(cr, cei::rt::to_string(m.fit.kind));
+    cairo_show_text(cr, fitted(m) ? cei::rt::to_string(m.fit.kind) : "one size");
   }
   const cairo_status_t written = cairo_surface_write_to_png(surface, file.c_str());
   cairo_destroy(cr);
@@ -173,10 +190,11 @@ int main(int argc, char** argv) {
   std::string profile, out_dir;
   app.add_option("profile", profile, "profile JSON (what CEI_PROFILE saved)")->required();
   app.add_option("-o,--output", out_dir, "folder for one PNG per CE version");
+  app.set_version_flag("--version", "cei-prof (CEI) " CEI_VERSION);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help exits 0; a bad option or value exits 2 after naming it.
+    // --help and --version exit 0; a bad option or value exits 2 after naming it.
     return app.exit(e) == 0 ? 0 : 2;
   }
 

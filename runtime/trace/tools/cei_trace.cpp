@@ -23,10 +23,11 @@ int main(int argc, char** argv) {
   app.add_option("--height", opt.height, "image height in pixels (0: fit the lanes)")
       ->check(CLI::Range(0, 32767));
   app.add_option("--title", opt.title, "title (default: the trace's file name)");
+  app.set_version_flag("--version", "cei-trace (CEI) " CEI_VERSION);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help exits 0; a bad option or value exits 2 after naming it.
+    // --help and --version exit 0; a bad option or value exits 2 after naming it.
     return app.exit(e) == 0 ? 0 : 2;
   }
 

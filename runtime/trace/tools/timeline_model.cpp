@@ -16,6 +16,7 @@ Timeline load_timeline(const json& trace) {
   std::map<int, std::string> process_name;
   std::map<int, long> process_order;
   std::map<std::pair<int, int>, std::string> thread_name;
+  std::map<std::pair<int, int>, long> thread_order;  // thread_sort_index, where given
   std::map<std::pair<int, int>, std::vector<Slice>> slices;
   Timeline tl;
   double begin_us = 0;
@@ -29,6 +30,7 @@ Timeline load_timeline(const json& trace) {
       if (what == "process_name") process_name[pid] = args.value("name", "");
       if (what == "process_sort_index") process_order[pid] = args.value("sort_index", 0L);
       if (what == "thread_name") thread_name[{pid, tid}] = args.value("name", "");
+      if (what == "thread_sort_index") thread_order[{pid, tid}] = args.value("sort_index", 0L);
       continue;
     }
     if (ph != "X") continue;
@@ -69,7 +71,9 @@ Timeline load_timeline(const json& trace) {
   std::stable_sort(tl.lanes.begin(), tl.lanes.end(), [&](const Lane& a, const Lane& b) {
     const long oa = process_order.contains(a.pid) ? process_order[a.pid] : a.pid;
     const long ob = process_order.contains(b.pid) ? process_order[b.pid] : b.pid;
-    return std::tie(oa, a.pid, a.tid) < std::tie(ob, b.pid, b.tid);
+    const long ta = thread_order.contains({a.pid, a.tid}) ? thread_order[{a.pid, a.tid}] : a.tid;
+    const long tb = thread_order.contains({b.pid, b.tid}) ? thread_order[{b.pid, b.tid}] : b.tid;
+    return std::tie(oa, a.pid, ta, a.tid) < std::tie(ob, b.pid, tb, b.tid);
   });
   if (trace.is_object() && trace.contains("otherData"))
     tl.policy = trace["otherData"].value("policy", "");

@@ -71,6 +71,9 @@ struct Stats {
 struct DeviceInfo {
   std::size_t index;  // ICD order over all platforms
   std::string name, vendor, driver_version, platform_name;
+  std::string type;                  // "GPU", "CPU", "accelerator" (for people: cei-info)
+  std::uint64_t global_mem_bytes{};  // CL_DEVICE_GLOBAL_MEM_SIZE
+  std::uint32_t compute_units{};     // CL_DEVICE_MAX_COMPUTE_UNITS
 };
 std::vector<DeviceInfo> list_devices();
 // Devices this process has opened (a context each, for an OpenCLPlatform): 0 in a run that never

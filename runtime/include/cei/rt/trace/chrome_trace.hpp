@@ -20,6 +20,9 @@ inline constexpr int kTransferTrackBase = 1000;
 // id kOverlapTrackBase + L * kOverlapTracksPerLane + k, the last one taking any further overlap.
 inline constexpr int kOverlapTrackBase = 100000;
 inline constexpr int kOverlapTracksPerLane = 64;
+// Tracks are ordered by thread_sort_index: lane L at L * kOverlapTracksPerLane, its extra tracks
+// right after it, the transfer tracks from here on.
+inline constexpr long kTransferSortBase = 1L << 30;
 
 void write_chrome_trace(const RunRecord& run, std::ostream& out);
 

@@ -1,7 +1,9 @@
-// Progress of a long run: tasks done / submitted, in total and per platform. On a terminal one
-// line rewritten in place; otherwise a line at most every `interval` (logs stay readable).
+// Progress of a long run: tasks done / submitted with the share done, the rate tasks finish at and
+// the time left for those submitted at that rate, and per platform. A program submits as it goes,
+// so the count is of the tasks submitted so far. On a terminal one line rewritten in place;
+// otherwise a line at most every `interval` (logs stay readable).
 //
-//   cei: 37/120 tasks  cpu 20/64  opencl0 17/56
+//   cei: 37/120 tasks (30%)  41.2 tasks/s, 2 s left  cpu 20/64  opencl0 17/56
 //
 //   cei::rt::add_observer(std::make_shared<cei::rt::trace::Progress>(stderr));
 #pragma once
@@ -47,6 +49,8 @@ class Progress : public Observer {
   std::map<std::string, Counts> per_platform_;
   std::unordered_map<std::uint64_t, std::string> placed_;  // unfinished task -> platform
   Counts total_;
+  // The span the finished tasks ran over (their own timings), for the rate.
+  Clock::time_point first_start_{}, last_end_{};
   Clock::time_point last_print_{};
   bool printed_ = false;
 };

@@ -34,9 +34,10 @@ inline const char* source_name(Source s) {
 }
 
 struct DataUse {
-  std::string version;  // "d3v2"
+  std::string version;  // "d3v2", or the program's text: "labels[c] v1"
   Dir dir;              // In: read; Out: produced (an InOut argument gives one of each)
   std::size_t bytes;
+  std::uint64_t datum = 0;  // tells apart values the program's text names alike (0: unknown)
 };
 
 struct PlatformForecast {
