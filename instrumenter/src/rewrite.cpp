@@ -120,6 +120,7 @@ class Planner {
   bool task_data_overlap(const ValueDecl* decl, const std::string& path) const;
   void plan_lambda_captures();
   std::string scope_text(const VarDecl* var) const;
+  bool between_case_labels(const DeclStmt* d) const;
   bool captured_by_ref(const LambdaExpr* l, const ValueDecl* d) const;
   bool called_only_here(const LambdaExpr* l) const;
   std::string star_this_syncs(const LambdaExpr* l) const;
@@ -655,7 +656,8 @@ bool Planner::plan_call(const CeCall& c) {
   }
   // T x = ce(...);
   if (const auto* var = p.get<VarDecl>();
-      var && !c.in_try && result != "void" && var->hasLocalStorage() &&
+      var && !llvm::isa<DecompositionDecl>(var) && !c.in_try && result != "void" &&
+      var->hasLocalStorage() &&
       !var->getType().isConstQualified() && var->getType().getCanonicalType() == r_type) {
     auto it = facts_.decl_stmt.find(var);
     if (it != facts_.decl_stmt.end() && it->second->isSingleDecl() && in_block(it->second)) {
@@ -959,6 +961,19 @@ bool user_destructor(QualType t, int depth = 0) {
   return false;
 }
 
+// A declaration in a switch's body with a case label after it: a jump to that label would cross
+// the initialization of the guard declared after it (g++ refuses it; a plain `long s;` it allows).
+bool Planner::between_case_labels(const DeclStmt* d) const {
+  DynTypedNode n = DynTypedNode::create(*d);
+  for (DynTypedNode p = parent(n); p.get<SwitchCase>(); p = parent(p)) n = p;
+  const auto* block = parent(n).get<CompoundStmt>();
+  if (!block || !parent(DynTypedNode::create(*block)).get<SwitchStmt>()) return false;
+  const Stmt* top = n.get<Stmt>();
+  auto at = std::find(block->body_begin(), block->body_end(), top);
+  return at != block->body_end() &&
+         std::any_of(at + 1, block->body_end(), [](const Stmt* s) { return llvm::isa<SwitchCase>(s); });
+}
+
 // The guard after a local's declaration: its data are forgotten when it dies; when a destructor
 // of the program's reads it then, they are brought up to date first (the SyncAtExit, declared
 // after the Scope, ends before it).
@@ -993,6 +1008,14 @@ void Planner::plan_guards() {
     }
     auto it = facts_.decl_stmt.find(var);
     if (it == facts_.decl_stmt.end()) continue;
+    if (between_case_labels(it->second)) {
+      error(var->getLocation(), "ceic: variable '" + n +
+                                    "' is used by a task and declared between the case labels "
+                                    "of a switch, where the guard ceic declares after it would "
+                                    "be jumped over; put the case's statements in a block: "
+                                    "'case 1: { ... }'");
+      continue;
+    }
     if (in_block(it->second)) {
       Range r = range_of(it->second->getSourceRange());
       if (r.valid) edits_.insert(r.end, scope_text(var));

@@ -149,6 +149,20 @@ Root RootFinder::of_var(const VarDecl* var, const Expr* ref) const {
   return r;
 }
 
+// `v` of `for (auto& [k, v] : m)`: part of the element the loop visits, under m. A host use of
+// it waits for all of m's tasks (aggregate), and its path names a part of the element, so tasks
+// on whole elements of m are seen to overlap it.
+Root RootFinder::range_for_binding(const BindingDecl* b, const DeclRefExpr* ref) const {
+  const auto* holder = llvm::dyn_cast_or_null<VarDecl>(b->getDecomposedDecl());
+  if (!holder || !holder->getType()->isReferenceType() || !facts_.range_for_init.count(holder))
+    return {};
+  Root r = of_var(holder, ref);
+  if (r.kind != Root::Known) return r;
+  r.path += "." + b->getNameAsString();
+  r.aggregate = true;
+  return r;
+}
+
 Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
   std::string steps;  // walked from the lvalue towards its root: the root's path ends with them
   const auto found = [&](Root r) {
@@ -164,7 +178,10 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
   for (;;) {
     e = e->IgnoreParenImpCasts();
     if (const auto* ref = llvm::dyn_cast<DeclRefExpr>(e)) {
-      if (llvm::isa<BindingDecl>(ref->getDecl())) return opaque(e, "a structured binding");
+      if (const auto* b = llvm::dyn_cast<BindingDecl>(ref->getDecl())) {
+        Root r = range_for_binding(b, ref);
+        return r.kind == Root::Known ? found(r) : opaque(e, "a structured binding");
+      }
       const auto* var = llvm::dyn_cast<VarDecl>(ref->getDecl());
       if (!var) return e->isGLValue() ? opaque(e, "an expression ceic cannot trace") : temporary(e);
       return found(f ? in_frame(ref, var, *f, depth) : of_var(var, ref));
