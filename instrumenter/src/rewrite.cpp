@@ -26,6 +26,7 @@
 #include "edit_set.hpp"
 #include "header_reads.hpp"
 #include "roots.hpp"
+#include "throw_points.hpp"
 
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Frontend/ASTUnit.h>
@@ -125,6 +126,7 @@ class Planner {
   bool called_only_here(const LambdaExpr* l) const;
   std::string star_this_syncs(const LambdaExpr* l) const;
   void plan_header_calls();
+  void plan_throws();
 
   ASTContext& ctx_;
   SourceManager& sm_;
@@ -675,7 +677,13 @@ bool Planner::plan_call(const CeCall& c) {
     }
   }
   // A Pending that feeds an outer CE call is waited for through that call (at it, in a try block).
-  if (pending_.count(c.call) || (!c.in_try && statement_position(c.call)))
+  // A call as a statement of a CE that writes no argument (its result, if any, dropped) is
+  // observed by nothing but its exception: waited for at the call, so that one it throws stops
+  // the code after it, as in the sequential program.
+  const bool writes = !ce.is_static || std::any_of(ce.params.begin(), ce.params.end(), [](const auto& p) {
+                        return p.direction != model::Direction::In;
+                      });
+  if (pending_.count(c.call) || (!c.in_try && writes && statement_position(c.call)))
     replace(call_range, call);
   else
     replace(call_range, call + ".get()");
@@ -931,6 +939,17 @@ void Planner::plan_header_calls() {
   }
 }
 
+// `throw X;` as a statement: `::cei::rt::before_throw(), throw X;` (a comma, so that it stays one
+// statement under an `if` without braces). A throw inside an expression (`c ? a : throw e`)
+// keeps its form: its exception surfaces at the next sync, as docs/instrumenter.md says.
+void Planner::plan_throws() {
+  for (const CXXThrowExpr* t : throw_points(ctx_)) {
+    if (!statement_position(t)) continue;
+    Range r = range_of(SourceRange(t->getThrowLoc(), t->getThrowLoc()));
+    if (r.valid) edits_.insert(r.begin, "::cei::rt::before_throw(), ");
+  }
+}
+
 // `[*this]` copies the object where the lambda is made: its members that tasks write are read
 // there.
 std::string Planner::star_this_syncs(const LambdaExpr* l) const {
@@ -1082,6 +1101,7 @@ bool Planner::plan() {
   std::stable_sort(calls.begin(), calls.end(), [&](auto* a, auto* b) { return size(a) < size(b); });
   for (const auto* c : calls) plan_call(*c);
   if (opts_.insert_syncs) plan_lambda_captures();
+  if (opts_.insert_syncs) plan_throws();
   plan_guards();
   return !diags_.has_errors();
 }
