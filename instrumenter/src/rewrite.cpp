@@ -25,6 +25,7 @@
 #include "collector.hpp"
 #include "edit_set.hpp"
 #include "header_reads.hpp"
+#include "parse_errors.hpp"
 #include "roots.hpp"
 #include "throw_points.hpp"
 
@@ -1122,10 +1123,12 @@ std::optional<std::string> instrument_source(const std::string& source,
   args.insert(args.end(), compiler_args.begin(), compiler_args.end());
   tooling::FixedCompilationDatabase db(".", args);
   tooling::ClangTool tool(db, {source});
+  ParseErrors parse_errors;
+  tool.setDiagnosticConsumer(&parse_errors);
   std::vector<std::unique_ptr<ASTUnit>> asts;
   if (tool.buildASTs(asts) != 0 || asts.size() != 1 ||
       asts[0]->getDiagnostics().hasErrorOccurred()) {
-    diags.error({source, 0, 0}, "ceic: the source does not compile; see the errors above");
+    parse_errors.report(source, diags);
     return std::nullopt;
   }
   ASTContext& ctx = asts[0]->getASTContext();
