@@ -1,5 +1,8 @@
 #include "ce_index.hpp"
 
+#include "frontend/type_classify.hpp"
+
+#include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 
@@ -27,7 +30,25 @@ const model::CoreElement* CeIndex::find(const clang::FunctionDecl* fd) const {
   if (it == by_qualified_name_.end()) return nullptr;
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
   const bool is_instance = method && method->isInstance();
-  return is_instance == !it->second->is_static ? it->second : nullptr;
+  if (is_instance != !it->second->is_static) return nullptr;
+  return same_signature(*fd, *it->second) ? it->second : nullptr;
+}
+
+// Clang resolved the call to `fd`; it is the CE's native version only if its parameters and
+// result are the CE's (a non-CE overload, `scale(Vec&, double)` beside the CE's
+// `scale(Vec&, long)`, stays a plain call).
+bool CeIndex::same_signature(const clang::FunctionDecl& fd, const model::CoreElement& ce) {
+  const clang::ASTContext& ctx = fd.getASTContext();
+  if (fd.getNumParams() != ce.params.size()) return false;
+  if (frontend::classify(fd.getReturnType(), ctx).type.spelling != ce.result.spelling)
+    return false;
+  for (unsigned i = 0; i < fd.getNumParams(); ++i) {
+    const clang::QualType t = fd.getParamDecl(i)->getType();
+    if (t->isReferenceType() != ce.params[i].is_reference ||
+        frontend::classify(t, ctx).type.spelling != ce.params[i].type.spelling)
+      return false;
+  }
+  return true;
 }
 
 }  // namespace cei::instrument

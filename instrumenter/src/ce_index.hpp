@@ -21,6 +21,7 @@ class CeIndex {
   const model::CoreElement* find(const clang::FunctionDecl* fd) const;
 
  private:
+  static bool same_signature(const clang::FunctionDecl& fd, const model::CoreElement& ce);
   std::map<std::string, const model::CoreElement*> by_qualified_name_;  // "matmul::multiply"
 };
 

@@ -21,10 +21,14 @@
 #include <cei/instrument/rewrite.hpp>
 
 #include "aliases.hpp"
+#include "call_checks.hpp"
 #include "ce_index.hpp"
 #include "collector.hpp"
 #include "edit_set.hpp"
+#include "header_reads.hpp"
+#include "parse_errors.hpp"
 #include "roots.hpp"
+#include "throw_points.hpp"
 
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Frontend/ASTUnit.h>
@@ -120,6 +124,13 @@ class Planner {
   void plan_lambda_captures();
   // Uses of pointers, iterators and views into task data (aliases.hpp): wait as the variable.
   void plan_alias_syncs();
+  std::string scope_text(const VarDecl* var) const;
+  bool between_case_labels(const DeclStmt* d) const;
+  bool captured_by_ref(const LambdaExpr* l, const ValueDecl* d) const;
+  bool called_only_here(const LambdaExpr* l) const;
+  std::string star_this_syncs(const LambdaExpr* l) const;
+  void plan_header_calls();
+  void plan_throws();
 
   ASTContext& ctx_;
   SourceManager& sm_;
@@ -154,6 +165,9 @@ class Planner {
   std::set<const CallExpr*> pending_;  // CE calls whose Pending feeds an outer CE call
   std::map<const Stmt*, std::set<const ValueDecl*, SourceOrder>, SourceOrder>
       exit_guards_;  // body -> outliving roots
+  std::set<const ValueDecl*> lambda_captures_;  // by-reference captures that lambdas' tasks use
+  // (lambda body, capture) whose SyncAtExit is left out: the lambda is only called in place.
+  std::set<std::pair<const Stmt*, const ValueDecl*>> unguarded_;
   bool dry_ = true;  // the first pass over the calls only finds what tasks touch
 };
 
@@ -302,7 +316,44 @@ void Planner::track(const Root& r, const CeCall& c) {
   if (r.node) task_roots_.push_back({r.node, r.decl, r.path});
   const auto* var = llvm::dyn_cast<VarDecl>(r.decl);
   const bool outlives = !var || var->getType()->isReferenceType() || !var->hasLocalStorage();
-  if (outlives) exit_guards_[c.body].insert(r.decl);
+  // A variable the lambda captured by reference outlives its body like a reference parameter:
+  // whoever calls the lambda (a callback's caller) may read it after the call.
+  const bool captured = !outlives && c.lambda && captured_by_ref(c.lambda, r.decl);
+  if (outlives || captured) exit_guards_[c.body].insert(r.decl);
+  if (captured) {
+    lambda_captures_.insert(r.decl);
+    if (called_only_here(c.lambda)) unguarded_.insert({c.body, r.decl});
+  }
+}
+
+bool Planner::captured_by_ref(const LambdaExpr* l, const ValueDecl* d) const {
+  for (const auto& cap : l->captures())
+    if (cap.capturesVariable() && cap.getCapturedVar()->getCanonicalDecl() == d)
+      return cap.getCaptureKind() == LCK_ByRef;
+  return false;
+}
+
+// A lambda called right where it is made, or held in a local that the same body only calls:
+// the body's own later uses of its captures wait for their tasks, so the lambda need not.
+bool Planner::called_only_here(const LambdaExpr* l) const {
+  DynTypedNode p;
+  const Expr* top = up_implicit(l, p);
+  const auto called = [&](const Expr* e, const DynTypedNode& parent) {
+    const auto* op = parent.get<CXXOperatorCallExpr>();
+    return op && op->getOperator() == OO_Call && op->getArg(0) == e;
+  };
+  if (called(top, p)) return true;
+  const auto* var = p.get<VarDecl>();
+  if (!var || !var->hasLocalStorage() || var->getType()->isReferenceType() || var->isStaticLocal())
+    return false;
+  const Stmt* here = body_of(l);
+  for (const auto& ref : facts_.refs) {
+    if (ref.decl != var) continue;
+    DynTypedNode rp;
+    const Expr* rtop = up_implicit(ref.node, rp);
+    if (!called(rtop, rp) || body_of(ref.node) != here) return false;
+  }
+  return true;
 }
 
 std::string Planner::arg_text(const CeCall& c, const Expr* arg, const std::string& dir,
@@ -505,6 +556,11 @@ bool Planner::plan_call(const CeCall& c) {
                                      "call it from a non-template function");
     return false;
   }
+  for (const auto& refused : {virtual_call(c), destructor_call(c), aliased_arguments(c, roots_, ctx_)})
+    if (refused) {
+      error(refused->at->getBeginLoc(), refused->message);
+      return false;
+    }
   Range call_range = range_of(c.call->getSourceRange());
   if (!call_range.valid) {
     error(c.call->getBeginLoc(), "ceic: call of CE '" + ce.name +
@@ -606,7 +662,8 @@ bool Planner::plan_call(const CeCall& c) {
   }
   // T x = ce(...);
   if (const auto* var = p.get<VarDecl>();
-      var && !c.in_try && result != "void" && var->hasLocalStorage() &&
+      var && !llvm::isa<DecompositionDecl>(var) && !c.in_try && result != "void" &&
+      var->hasLocalStorage() &&
       !var->getType().isConstQualified() && var->getType().getCanonicalType() == r_type) {
     auto it = facts_.decl_stmt.find(var);
     if (it != facts_.decl_stmt.end() && it->second->isSingleDecl() && in_block(it->second)) {
@@ -614,7 +671,7 @@ bool Planner::plan_call(const CeCall& c) {
       if (dr.valid) {
         const std::string n = var->getNameAsString();
         replace(call_range, call_into(n + ", \"" + n + "\""));
-        replace(dr, result + " " + n + "{}; ::cei::rt::Scope __cei_scope_" + n + "(" + n + "); " +
+        replace(dr, result + " " + n + "{};" + scope_text(var) + " " +
                         text(c.call->getSourceRange()) + ";");
         tracked_.insert(var);
         paths_[var].insert("");  // the task writes all of it: later elements of it overlap
@@ -624,7 +681,13 @@ bool Planner::plan_call(const CeCall& c) {
     }
   }
   // A Pending that feeds an outer CE call is waited for through that call (at it, in a try block).
-  if (pending_.count(c.call) || (!c.in_try && statement_position(c.call)))
+  // A call as a statement of a CE that writes no argument (its result, if any, dropped) is
+  // observed by nothing but its exception: waited for at the call, so that one it throws stops
+  // the code after it, as in the sequential program.
+  const bool writes = !ce.is_static || std::any_of(ce.params.begin(), ce.params.end(), [](const auto& p) {
+                        return p.direction != model::Direction::In;
+                      });
+  if (pending_.count(c.call) || (!c.in_try && writes && statement_position(c.call)))
     replace(call_range, call);
   else if (host_uses_outputs(ctx_, facts_, roots_, c))
     replace(call_range, "::cei::rt::call_synced<" + result + ">(" + arg_list + ")");
@@ -805,13 +868,19 @@ std::string Planner::alias_syncs(const Expr* use, const ValueDecl* decl, bool re
                                  bool task_arg) const {
   auto it = exit_guards_.find(body_of(use));
   if (it == exit_guards_.end()) return {};
-  enum { No, RefParam, Member, Global };
-  auto kind = [](const ValueDecl* d) {
+  // A lambda's by-reference capture may be the object one of its reference parameters is bound
+  // to (`f(a)` of `[&a](const V& s)`): it pairs with those.
+  enum { No, RefParam, Member, Global, Capture };
+  const auto* use_ref = llvm::dyn_cast<DeclRefExpr>(use);
+  auto kind = [&](const ValueDecl* d) {
     if (llvm::isa<FieldDecl>(d)) return Member;
     const auto* v = llvm::dyn_cast<VarDecl>(d);
     if (!v) return No;
     if (llvm::isa<ParmVarDecl>(v)) return v->getType()->isReferenceType() ? RefParam : No;
-    return v->hasGlobalStorage() && !v->isStaticLocal() ? Global : No;
+    if (v->hasGlobalStorage() && !v->isStaticLocal()) return Global;
+    const bool capture = d == decl ? use_ref && use_ref->refersToEnclosingVariableOrCapture()
+                                   : lambda_captures_.count(d) > 0;
+    return capture ? Capture : No;
   };
   auto type = [](const ValueDecl* d) {
     return d->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
@@ -847,6 +916,7 @@ void Planner::plan_lambda_captures() {
       if (cap.capturesVariable() && cap.getCaptureKind() == LCK_ByCopy &&
           tracked_.count(cap.getCapturedVar()))
         syncs += "(void)::cei::rt::sync_read(" + cap.getCapturedVar()->getNameAsString() + "), ";
+    syncs += star_this_syncs(l);
     Range r = range_of(l->getSourceRange());
     if (syncs.empty() || !r.valid) continue;
     edits_.replace(r.begin, r.end, "(" + syncs + edits_.render(r.begin, r.end) + ")");
@@ -897,6 +967,93 @@ void Planner::plan_alias_syncs() {
   }
 }
 
+// `h()`, an inline function of a header that reads a global whose tasks this body started: ceic
+// rewrites nothing in the header, so the call waits for them first. The edits are an insertion
+// at the call's start and its closing parenthesis, so that edits inside the call and around it
+// nest with them in any order.
+void Planner::plan_header_calls() {
+  std::set<const CallExpr*> ce_calls;
+  for (const auto& c : facts_.calls) ce_calls.insert(c.call);
+  for (const auto& h : header_calls(ctx_)) {
+    auto it = ce_calls.count(h.call) ? exit_guards_.end() : exit_guards_.find(body_of(h.call));
+    if (it == exit_guards_.end()) continue;
+    std::string syncs;
+    for (const ValueDecl* d : it->second)
+      if (const auto* var = llvm::dyn_cast<VarDecl>(d); var && h.globals.count(var))
+        syncs += "(void)::cei::rt::sync(" + guard_name(var) + "), ";
+    Range call = range_of(h.call->getSourceRange());
+    Range paren = range_of(SourceRange(h.call->getRParenLoc(), h.call->getRParenLoc()));
+    if (syncs.empty() || !call.valid || !paren.valid || paren.end != call.end) continue;
+    edits_.insert(call.begin, "(" + syncs);
+    edits_.replace(paren.begin, paren.end, edits_.render(paren.begin, paren.end) + ")");
+  }
+}
+
+// `throw X;` as a statement: `::cei::rt::before_throw(), throw X;` (a comma, so that it stays one
+// statement under an `if` without braces). A throw inside an expression (`c ? a : throw e`)
+// keeps its form: its exception surfaces at the next sync, as docs/instrumenter.md says.
+void Planner::plan_throws() {
+  for (const CXXThrowExpr* t : throw_points(ctx_)) {
+    if (!statement_position(t)) continue;
+    Range r = range_of(SourceRange(t->getThrowLoc(), t->getThrowLoc()));
+    if (r.valid) edits_.insert(r.begin, "::cei::rt::before_throw(), ");
+  }
+}
+
+// `[*this]` copies the object where the lambda is made: its members that tasks write are read
+// there.
+std::string Planner::star_this_syncs(const LambdaExpr* l) const {
+  const auto star = [](const LambdaCapture& cap) {
+    return cap.capturesThis() && cap.getCaptureKind() == LCK_StarThis;
+  };
+  if (std::none_of(l->capture_begin(), l->capture_end(), star)) return {};
+  const DeclContext* cls = l->getLambdaClass()->getParent();  // the function that makes it
+  while (cls && !(llvm::isa<CXXRecordDecl>(cls) && !llvm::cast<CXXRecordDecl>(cls)->isLambda()))
+    cls = cls->getParent();
+  std::string syncs;
+  for (const ValueDecl* d : tracked_)
+    if (const auto* field = llvm::dyn_cast<FieldDecl>(d); field && field->getParent() == cls)
+      syncs += "(void)::cei::rt::sync_read(" + guard_name(field) + "), ";
+  return syncs;
+}
+
+// Whether destroying an object of type t runs a destructor the program wrote (of its class, a
+// base or a member), which may read what tasks wrote to it.
+bool user_destructor(QualType t, int depth = 0) {
+  const auto* cls = t->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+  if (!cls || !cls->hasDefinition() || cls->isInStdNamespace() || depth > 8) return false;
+  if (const auto* d = cls->getDestructor(); d && d->isUserProvided()) return true;
+  for (const auto& base : cls->bases())
+    if (user_destructor(base.getType(), depth + 1)) return true;
+  for (const auto* field : cls->fields())
+    if (user_destructor(field->getType(), depth + 1)) return true;
+  return false;
+}
+
+// A declaration in a switch's body with a case label after it: a jump to that label would cross
+// the initialization of the guard declared after it (g++ refuses it; a plain `long s;` it allows).
+bool Planner::between_case_labels(const DeclStmt* d) const {
+  DynTypedNode n = DynTypedNode::create(*d);
+  for (DynTypedNode p = parent(n); p.get<SwitchCase>(); p = parent(p)) n = p;
+  const auto* block = parent(n).get<CompoundStmt>();
+  if (!block || !parent(DynTypedNode::create(*block)).get<SwitchStmt>()) return false;
+  const Stmt* top = n.get<Stmt>();
+  auto at = std::find(block->body_begin(), block->body_end(), top);
+  return at != block->body_end() &&
+         std::any_of(at + 1, block->body_end(), [](const Stmt* s) { return llvm::isa<SwitchCase>(s); });
+}
+
+// The guard after a local's declaration: its data are forgotten when it dies; when a destructor
+// of the program's reads it then, they are brought up to date first (the SyncAtExit, declared
+// after the Scope, ends before it).
+std::string Planner::scope_text(const VarDecl* var) const {
+  const std::string n = var->getNameAsString();
+  std::string guard = " ::cei::rt::Scope __cei_scope_" + n + "(" + n + ");";
+  if (user_destructor(var->getType()))
+    guard += " ::cei::rt::SyncAtExit __cei_kept_" + n + "(" + n + ");";
+  return guard;
+}
+
 void Planner::plan_guards() {
   auto body_start = [&](const Stmt* body) -> std::optional<unsigned> {
     // A function-try-block: its try block, the only block of the body (the guards end before
@@ -908,9 +1065,6 @@ void Planner::plan_guards() {
     if (!r.valid) return std::nullopt;
     return r.end;
   };
-  auto scope = [](const std::string& n) {
-    return " ::cei::rt::Scope __cei_scope_" + n + "(" + n + ");";
-  };
   for (const ValueDecl* decl : tracked_) {
     const auto* var = llvm::dyn_cast<VarDecl>(decl);
     if (!var || !var->hasLocalStorage() || var->getType()->isReferenceType() || scoped_.count(var))
@@ -918,19 +1072,27 @@ void Planner::plan_guards() {
     const std::string n = var->getNameAsString();
     if (const auto* parm = llvm::dyn_cast<ParmVarDecl>(var)) {
       const auto* fn = llvm::dyn_cast<FunctionDecl>(parm->getDeclContext());
-      if (auto at = body_start(fn ? fn->getBody() : nullptr)) edits_.insert(*at, scope(n));
+      if (auto at = body_start(fn ? fn->getBody() : nullptr)) edits_.insert(*at, scope_text(var));
       continue;
     }
     auto it = facts_.decl_stmt.find(var);
     if (it == facts_.decl_stmt.end()) continue;
+    if (between_case_labels(it->second)) {
+      error(var->getLocation(), "ceic: variable '" + n +
+                                    "' is used by a task and declared between the case labels "
+                                    "of a switch, where the guard ceic declares after it would "
+                                    "be jumped over; put the case's statements in a block: "
+                                    "'case 1: { ... }'");
+      continue;
+    }
     if (in_block(it->second)) {
       Range r = range_of(it->second->getSourceRange());
-      if (r.valid) edits_.insert(r.end, scope(n));
+      if (r.valid) edits_.insert(r.end, scope_text(var));
       continue;
     }
     const auto* loop = parent(DynTypedNode::create(*it->second)).get<CXXForRangeStmt>();
     if (auto at = body_start(loop ? loop->getBody() : nullptr)) {
-      edits_.insert(*at, scope(n));
+      edits_.insert(*at, scope_text(var));
       continue;
     }
     error(var->getLocation(), "ceic: variable '" + n +
@@ -942,6 +1104,7 @@ void Planner::plan_guards() {
     if (!at) continue;
     std::set<std::string> names;
     for (const ValueDecl* d : decls) {
+      if (unguarded_.count({body, d})) continue;
       std::string n = d->getNameAsString();
       for (int i = 2; !names.insert(n).second; ++i) n = d->getNameAsString() + std::to_string(i);
       unsigned pos = *at;
@@ -978,6 +1141,7 @@ bool Planner::plan() {
   if (opts_.insert_syncs) {
     plan_syncs();
     plan_alias_syncs();
+    plan_header_calls();
   }
   std::vector<const CeCall*> calls;
   for (const auto& c : facts_.calls) calls.push_back(&c);
@@ -988,6 +1152,7 @@ bool Planner::plan() {
   std::stable_sort(calls.begin(), calls.end(), [&](auto* a, auto* b) { return size(a) < size(b); });
   for (const auto* c : calls) plan_call(*c);
   if (opts_.insert_syncs) plan_lambda_captures();
+  if (opts_.insert_syncs) plan_throws();
   plan_guards();
   return !diags_.has_errors();
 }
@@ -1008,10 +1173,12 @@ std::optional<std::string> instrument_source(const std::string& source,
   args.insert(args.end(), compiler_args.begin(), compiler_args.end());
   tooling::FixedCompilationDatabase db(".", args);
   tooling::ClangTool tool(db, {source});
+  ParseErrors parse_errors;
+  tool.setDiagnosticConsumer(&parse_errors);
   std::vector<std::unique_ptr<ASTUnit>> asts;
   if (tool.buildASTs(asts) != 0 || asts.size() != 1 ||
       asts[0]->getDiagnostics().hasErrorOccurred()) {
-    diags.error({source, 0, 0}, "ceic: the source does not compile; see the errors above");
+    parse_errors.report(source, diags);
     return std::nullopt;
   }
   ASTContext& ctx = asts[0]->getASTContext();

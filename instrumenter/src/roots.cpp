@@ -58,6 +58,22 @@ bool iterates_elements(QualType type) {
   return name != "map" && name != "unordered_map";
 }
 
+// A view or handle whose elements belong to another variable (std::span, std::string_view, an
+// initializer list, a <ranges> view): a loop over it visits storage that does not lie under it.
+bool views_elsewhere(QualType type) {
+  const CXXRecordDecl* cls = type.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!cls || !cls->isInStdNamespace() || !cls->getIdentifier()) return false;
+  const llvm::StringRef name = cls->getName();
+  if (name == "span" || name == "basic_string_view" || name == "initializer_list" ||
+      name == "reference_wrapper")
+    return true;
+  for (const DeclContext* dc = cls->getDeclContext(); dc; dc = dc->getParent())
+    if (const auto* ns = llvm::dyn_cast<NamespaceDecl>(dc);
+        ns && (ns->getName() == "ranges" || ns->getName() == "views"))
+      return true;
+  return false;
+}
+
 std::string name_of(const FunctionDecl* fd) {
   if (const auto* m = llvm::dyn_cast<CXXMethodDecl>(fd); m && m->getParent()->isLambda())
     return "lambda";
@@ -113,6 +129,10 @@ Root RootFinder::of_var(const VarDecl* var, const Expr* ref) const {
   if (!init)
     return opaque(ref, "'" + var->getNameAsString() + "', a reference ceic cannot trace (line " +
                            line() + ")");
+  if (!step.empty() && views_elsewhere(init->getType()))
+    return opaque(ref, "'" + var->getNameAsString() + "', an element of the view '" +
+                           init->getType().getNonReferenceType().getAsString() +
+                           "', which lies in the variable it views (line " + line() + ")");
   Root r = walk(init, nullptr, 0);
   if (r.kind == Root::None)
     return opaque(ref, "'" + var->getNameAsString() + "', a reference bound to a temporary (line " +
@@ -126,6 +146,20 @@ Root RootFinder::of_var(const VarDecl* var, const Expr* ref) const {
   r.node = ref;
   r.path += step;
   r.aggregate = aggregate;
+  return r;
+}
+
+// `v` of `for (auto& [k, v] : m)`: part of the element the loop visits, under m. A host use of
+// it waits for all of m's tasks (aggregate), and its path names a part of the element, so tasks
+// on whole elements of m are seen to overlap it.
+Root RootFinder::range_for_binding(const BindingDecl* b, const DeclRefExpr* ref) const {
+  const auto* holder = llvm::dyn_cast_or_null<VarDecl>(b->getDecomposedDecl());
+  if (!holder || !holder->getType()->isReferenceType() || !facts_.range_for_init.count(holder))
+    return {};
+  Root r = of_var(holder, ref);
+  if (r.kind != Root::Known) return r;
+  r.path += "." + b->getNameAsString();
+  r.aggregate = true;
   return r;
 }
 
@@ -144,7 +178,10 @@ Root RootFinder::walk(const Expr* e, const Frame* f, int depth) const {
   for (;;) {
     e = e->IgnoreParenImpCasts();
     if (const auto* ref = llvm::dyn_cast<DeclRefExpr>(e)) {
-      if (llvm::isa<BindingDecl>(ref->getDecl())) return opaque(e, "a structured binding");
+      if (const auto* b = llvm::dyn_cast<BindingDecl>(ref->getDecl())) {
+        Root r = range_for_binding(b, ref);
+        return r.kind == Root::Known ? found(r) : opaque(e, "a structured binding");
+      }
       const auto* var = llvm::dyn_cast<VarDecl>(ref->getDecl());
       if (!var) return e->isGLValue() ? opaque(e, "an expression ceic cannot trace") : temporary(e);
       return found(f ? in_frame(ref, var, *f, depth) : of_var(var, ref));
@@ -471,6 +508,8 @@ std::string RootFinder::advice(const Root& r) {
     return "call the CE in each branch of an 'if'";
   if (r.why.find("captured") != std::string::npos) return "capture it by reference";
   if (r.why.find("temporary") != std::string::npos) return "declare a variable instead";
+  if (r.why.find("element of the view") != std::string::npos)
+    return "loop over the container the view shows, or index it (e.g. 'table[i]')";
   if (r.why.find("structured binding") != std::string::npos)
     return "pass the member of the object itself (e.g. 'p.first')";
   return "pass the variable, member or element it stands for; ceic sees through a function, "

@@ -67,6 +67,7 @@ class RootFinder {
  private:
   struct Frame;
   Root walk(const clang::Expr* e, const Frame* f, int depth) const;
+  Root range_for_binding(const clang::BindingDecl* b, const clang::DeclRefExpr* ref) const;
   Root in_frame(const clang::DeclRefExpr* ref, const clang::VarDecl* var, const Frame& f,
                 int depth) const;
   Root this_member(const clang::FieldDecl* field, const clang::Expr* m, const Frame* f,

@@ -675,6 +675,16 @@ void get(Version* v, void* dst) {
     v->type().copy(dst, value);
 }
 
+}  // namespace detail
+
+void before_throw() {
+  if (!Runtime::if_started() || WorkerPool::on_worker()) return;
+  flush_group();
+  Runtime::instance().impl().barrier();
+}
+
+namespace detail {
+
 void sync(const void* root, bool write) {
   Runtime* rt = Runtime::if_started();
   if (!rt) return;

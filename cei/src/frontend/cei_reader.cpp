@@ -125,6 +125,16 @@ class Reader {
       rc_.diags.error(ce.loc, "CE '" + ce.name +
                                   "' has no implementation: add [[cei::method(declaring_class = "
                                   "\"...\")]] or [[cei::opencl(...)]]");
+    for (const auto& other : model_.ces)
+      if (other.interface_name == ce.interface_name && other.name == ce.name) {
+        rc_.diags.error(ce.loc, "CE '" + ce.name + "' is declared twice in '" +
+                                    ce.interface_name + "' (first at line " +
+                                    std::to_string(other.loc.line) +
+                                    "): a CE's name is its native function's, and the registry "
+                                    "knows a CE by its name, so overloads cannot both be CEs; "
+                                    "give this one (and its native function) another name");
+        return;
+      }
     model_.ces.push_back(std::move(ce));
   }
 

@@ -1,6 +1,8 @@
 // parse_cei: runs clang (LibTooling's ToolInvocation, real file system) on the CEI header and
 // hands the AST to read_cei. Clang's own errors are reported in the same Diagnostics.
 #include <clang/AST/ASTConsumer.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Sema/Sema.h>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -48,28 +50,59 @@ class DiagnosticsSink : public clang::DiagnosticConsumer {
   Diagnostics& diags_;
 };
 
+// A CE's parameter or result of a class template specialization that the header only names
+// (`std::pair<int, int>`, `std::optional<int>&`) has no definition until something instantiates
+// it: Sema does, as a compiler would where the CE is called.
+class CompleteTypes : public clang::RecursiveASTVisitor<CompleteTypes> {
+ public:
+  explicit CompleteTypes(clang::Sema& sema) : sema_(sema) {}
+  bool VisitCXXMethodDecl(clang::CXXMethodDecl* m) {
+    complete(m->getReturnType(), m->getLocation());
+    for (const auto* p : m->parameters()) complete(p->getType(), p->getLocation());
+    return true;
+  }
+
+ private:
+  // Quietly: a specialization that does not instantiate (`cei::Array<int, 4>`'s static_assert)
+  // is reported by the reader, in its terms.
+  void complete(clang::QualType t, clang::SourceLocation at) {
+    t = t.getNonReferenceType();
+    if (!t->isRecordType() || t->isDependentType()) return;
+    clang::DiagnosticsEngine& diags = sema_.getDiagnostics();
+    const bool quiet = diags.getSuppressAllDiagnostics();
+    diags.setSuppressAllDiagnostics(true);
+    (void)sema_.isCompleteType(at, t);
+    diags.setSuppressAllDiagnostics(quiet);
+  }
+  clang::Sema& sema_;
+};
+
 class ReadConsumer : public clang::ASTConsumer {
  public:
-  ReadConsumer(const std::string& header, model::Model& m, Diagnostics& d)
-      : header_(header), model_(m), diags_(d) {}
+  ReadConsumer(const std::string& header, model::Model& m, Diagnostics& d,
+               clang::CompilerInstance& ci)
+      : header_(header), model_(m), diags_(d), ci_(ci) {}
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     // After clang's own errors the AST is partial; reading it would only add noise.
-    if (!diags_.has_errors()) read_cei(ctx, header_, model_, diags_);
+    if (diags_.has_errors()) return;
+    if (ci_.hasSema()) CompleteTypes(ci_.getSema()).TraverseDecl(ctx.getTranslationUnitDecl());
+    read_cei(ctx, header_, model_, diags_);
   }
 
  private:
   const std::string& header_;
   model::Model& model_;
   Diagnostics& diags_;
+  clang::CompilerInstance& ci_;
 };
 
 class ReadAction : public clang::ASTFrontendAction {
  public:
   ReadAction(const std::string& header, model::Model& m, Diagnostics& d)
       : header_(header), model_(m), diags_(d) {}
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
                                                         llvm::StringRef) override {
-    return std::make_unique<ReadConsumer>(header_, model_, diags_);
+    return std::make_unique<ReadConsumer>(header_, model_, diags_, ci);
   }
 
  private:

@@ -24,3 +24,8 @@ void fill(cei::Vector<int>& v, int value);
 namespace app_rough {
 void scale(cei::Vector<int>& v, int factor);
 }  // namespace app_rough
+
+// A free function named like Counter's member, for a CEI that declares both as CEs.
+namespace app_more {
+void add(Counter& c, int n);
+}  // namespace app_more

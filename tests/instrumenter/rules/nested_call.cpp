@@ -6,10 +6,10 @@
 // -----
 void nested() {
   Vec a = {1, 2}, b = {3, 4};
-  ops::sum(ops::add(a, b));
-  // CHECK: ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(::cei::rt::call<std::vector<long>>(__cei_ce_OpsCEI_add, ::cei::rt::in<std::vector<long>>(a, "a"), ::cei::rt::in<std::vector<long>>(b, "b"))));
-  ops::busy(ops::busy(1, 1), 1);
-  // CHECK: ::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(1), ::cei::rt::in<long>(1))), ::cei::rt::in<long>(1));
+  long s = ops::sum(ops::add(a, b));
+  // CHECK: __cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(::cei::rt::call<std::vector<long>>(__cei_ce_OpsCEI_add, ::cei::rt::in<std::vector<long>>(a, "a"), ::cei::rt::in<std::vector<long>>(b, "b"))));
+  long t = ops::busy(ops::busy(1, 1), 1);
+  // CHECK: __cei_ce_OpsCEI_busy, ::cei::rt::in<long>(::cei::rt::call<long>(__cei_ce_OpsCEI_busy, ::cei::rt::in<long>(1), ::cei::rt::in<long>(1))), ::cei::rt::in<long>(1));
   Vec c = ops::add(a, ops::add(a, ops::iota(2, 0)));
   // CHECK: ::cei::rt::in<std::vector<long>>(::cei::rt::call<std::vector<long>>(__cei_ce_OpsCEI_add, ::cei::rt::in<std::vector<long>>(a, "a"), ::cei::rt::in<std::vector<long>>(::cei::rt::call<std::vector<long>>(__cei_ce_OpsCEI_iota, ::cei::rt::in<long>(2), ::cei::rt::in<long>(0)))))
   // CHECK-NOT: .get()

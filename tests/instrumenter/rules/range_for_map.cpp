@@ -1,7 +1,8 @@
 // RULE: range_for_map
 // The loop variable of a range-for over a map is a key/value pair, which holds the task data
 // `m[k]`: a host use of it waits for all of m's tasks (red-team p41, p42, p57, p58, p74, p03, p04,
-// p120). A CE argument through it (`kv.second`) is tracked under m and waits for nothing.
+// p120). A CE argument through it (`kv.second`, or `v` of `auto& [k, v]`, issue 39 item 15) is
+// tracked under m and waits for nothing.
 #include <map>
 #include <unordered_map>
 
@@ -30,6 +31,12 @@ void tasks_per_value() {
   for (auto& kv : m) vec::bump(kv.second, 1.0f);
   // CHECK: for (auto& kv : m) ::cei::rt::call<void>
   // CHECK: inout<std::vector<float>>(kv.second, "kv.second", &(m))
+  for (auto& [k, v] : m) vec::bump(v, static_cast<float>(k));
+  // CHECK: for (auto& [k, v] : m) ::cei::rt::call<void>
+  // CHECK: inout<std::vector<float>>(v, "v", &(m))
+  float first = m[1][0];
+  // CHECK: float first = ::cei::rt::sync_read(m)[1][0];
+  (void)first;
 }
 
 float copies() {

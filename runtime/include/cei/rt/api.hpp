@@ -69,6 +69,11 @@ void scope_enter(const void* root) noexcept;
 void scope_exit(const void* root) noexcept;
 }  // namespace detail
 
+// Right before the program's own `throw`: the tasks submitted so far finish first, and a CE's
+// exception among them is thrown here instead, as the sequential program would have thrown it at
+// its call, before reaching this `throw`. Nothing on a worker thread (a CE's own code).
+void before_throw();
+
 // A task's output that no host variable holds yet: `f(g(x))`, or the right side of `C = f(x)`.
 template <typename R>
 class Pending {
