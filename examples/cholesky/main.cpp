@@ -1,7 +1,7 @@
 // Tiled Cholesky factorization A = L L^T in single precision, written as an ordinary sequential
 // program: the right-looking tile algorithm of StarPU's cholesky_implicit, on the same matrix
 // (a Hilbert matrix plus N on the diagonal). Usage: cholesky [N=2048] [TILES]  (TILES divides N;
-// TILES x TILES tiles of N/TILES x N/TILES; by default min(16, N/256): see README.md).
+// TILES x TILES tiles of N/TILES x N/TILES; by default tiles of N/16 within 256..1024: README.md).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -46,11 +46,11 @@ float l_at(const std::vector<cei::Matrix<float>>& L, std::size_t i, std::size_t 
 
 int run(int argc, char** argv) {
   const std::size_t n = examples::positive<std::size_t>(argc, argv, 1, 2048);
-  // 16 x 16 tiles (816 tasks: work for 16 cores and a GPU) once N reaches 4096, so that the tiles
-  // grow with N to the sizes where a GPU's SGEMM runs at speed (1024 at N = 16384); tiles of 256
-  // below, where the CPU does the work.
-  const std::size_t tiles =
-      examples::positive<std::size_t>(argc, argv, 2, std::clamp<std::size_t>(n / 256, 1, 16));
+  // Tiles of N/16 (16 x 16 tiles, 816 tasks: work for 16 cores and a GPU), at least 256 (the CPU's
+  // BLAS at speed, the tasks long against their dispatch) and at most 1024 (a GPU's SGEMM near its
+  // peak, and the diagonal tiles' potrf, on the CPU and on the critical path, short).
+  const std::size_t tiles = examples::positive<std::size_t>(
+      argc, argv, 2, std::max<std::size_t>(1, n / std::clamp<std::size_t>(n / 16, 256, 1024)));
   if (n == 0 || tiles == 0 || n % tiles != 0) {
     std::fprintf(stderr, "usage: %s [N] [TILES]  (whole numbers; TILES must divide N)\n", argv[0]);
     return 2;
