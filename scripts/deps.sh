@@ -11,6 +11,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev libcereal-dev libstb-dev
   libcairo2-dev zlib1g-dev
+  libclblast-dev libopenblas-dev liblapacke-dev   # examples/cholesky and the OpenCL function tests
   graphviz
   libstarpu-dev
   curl

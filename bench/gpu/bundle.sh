@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds a relocatable bundle of the benchmark suite for a machine with an NVIDIA GPU: the suite's
 # programs in their build-tree layout, every shared library `ldd` lists for them except glibc's
-# own (libOpenCL's ICD loader, cpprest, boost, spdlog, fmt, StarPU, libstdc++, ...), the inputs
-# and the suite's scripts. Copy the folder over and run its run.sh there.
+# own (libOpenCL's ICD loader, cpprest, boost, spdlog, fmt, StarPU, examples/cholesky's CLBlast,
+# OpenBLAS and LAPACKE with OpenBLAS's libgfortran, libstdc++, ...), the inputs and the suite's
+# scripts. Copy the folder over and run its run.sh there.
 #   bash bench/gpu/bundle.sh [BUILD=build] [OUT=bench/gpu/bundle]    # OUT is git-ignored
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -53,6 +53,11 @@ ordered_json json_of(const Type& t) {
 ordered_json json_of(const std::optional<OpenCL>& cl) {
   if (!cl) return nullptr;
   const OpenCL& o = *cl;
+  if (!o.function.empty())  // the golden files of kernels keep their keys as they were
+    return {{"function", o.function},
+            {"result_size", o.result_size},
+            {"loc", json_of(o.loc)},
+            {"function_loc", json_of(o.function_loc)}};
   return {{"kernel", o.kernel},
           {"kernel_path", o.kernel_path},
           {"name", o.name},

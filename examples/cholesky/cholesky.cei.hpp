@@ -1,27 +1,30 @@
 // The Core Element Interface of the Cholesky example: the four tile kernels of a tiled Cholesky
 // factorization, each updating its last tile in place (inout), like StarPU's cholesky_implicit.
+// On the CPU they call OpenBLAS/LAPACKE (cholesky.cpp); on an OpenCL device trsm, syrk and gemm
+// call CLBlast (cholesky_cl.cpp). potrf runs on the CPU and also produces the inverse of L_kk,
+// which makes trsm a GEMM.
 #pragma once
 #include <cei/cei.hpp>
 
 #include "cholesky.hpp"
+#include "cholesky_cl.hpp"
 
 // clang-format off
 struct [[cei::interface]] CholeskyCEI {
-  // One work-group: the factorization of a tile is a chain of steps separated by barriers.
   [[cei::method(declaring_class = "chol")]]
-  [[cei::opencl(kernel = "cholesky.cl", global_work_size = "par0.x", local_work_size = "par0.x")]]
-  static void potrf([[cei::inout]] cei::Matrix<float>& A);
+  static void potrf([[cei::inout]] cei::Matrix<float>& A, [[cei::out]] cei::Matrix<float>& L_inv);
 
   [[cei::method(declaring_class = "chol")]]
-  [[cei::opencl(kernel = "cholesky.cl", global_work_size = "par1.x")]]
-  static void trsm([[cei::in]] const cei::Matrix<float>& L, [[cei::inout]] cei::Matrix<float>& B);
+  [[cei::opencl(function = "chol_cl::trsm")]]
+  static void trsm([[cei::in]] const cei::Matrix<float>& L_inv,
+                   [[cei::inout]] cei::Matrix<float>& B);
 
   [[cei::method(declaring_class = "chol")]]
-  [[cei::opencl(kernel = "cholesky.cl", global_work_size = "par1.x, par1.y")]]
+  [[cei::opencl(function = "chol_cl::syrk")]]
   static void syrk([[cei::in]] const cei::Matrix<float>& A, [[cei::inout]] cei::Matrix<float>& C);
 
   [[cei::method(declaring_class = "chol")]]
-  [[cei::opencl(kernel = "cholesky.cl", global_work_size = "par2.x, par2.y")]]
+  [[cei::opencl(function = "chol_cl::gemm")]]
   static void gemm([[cei::in]] const cei::Matrix<float>& A, [[cei::in]] const cei::Matrix<float>& B,
                    [[cei::inout]] cei::Matrix<float>& C);
 };

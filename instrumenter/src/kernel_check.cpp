@@ -332,7 +332,7 @@ void check_kernels(const std::vector<model::Model>& models, frontend::Diagnostic
   for (const auto& m : models)
     for (const auto& ce : m.ces)
       for (const auto* impl : {&ce.opencl, &ce.opencl_approximate}) {  // the same signature
-        if (!*impl) continue;
+        if (!*impl || !(*impl)->function.empty()) continue;  // a function: the compiler checks it
         const model::OpenCL& cl = **impl;
         auto [it, fresh] = files.try_emplace(cl.kernel_path);
         if (fresh) it->second = parse_kernel_file(cl.kernel_path);

@@ -69,14 +69,72 @@ std::string qualified(const std::string& cls) {
   return cls.rfind("::", 0) == 0 ? cls : "::" + cls;
 }
 
-void emit_opencl(std::ostringstream& o, const std::optional<model::OpenCL>& impl,
-                 const std::string& symbol) {
-  if (!impl) return;
-  const auto& cl = *impl;
+// The OpenCL implementations of a CE with the names of their generated constants.
+std::vector<std::pair<const model::OpenCL*, std::string>> opencl_impls(
+    const model::CoreElement& ce) {
+  const std::string id = ce.interface_name + "_" + ce.name;
+  std::vector<std::pair<const model::OpenCL*, std::string>> out;
+  if (ce.opencl) out.emplace_back(&*ce.opencl, "__cei_opencl_" + id);
+  if (ce.opencl_approximate) out.emplace_back(&*ce.opencl_approximate, "__cei_opencl_approximate_" + id);
+  return out;
+}
+
+// The adapter that calls a function implementation, beside its OpenCLImpl `symbol`.
+std::string function_symbol(const std::string& symbol) {
+  return "__cei_clfn" + symbol.substr(std::string("__cei_opencl").size());
+}
+
+void emit_opencl(std::ostringstream& o, const model::OpenCL& cl, const std::string& symbol) {
+  if (!cl.function.empty()) {
+    const std::string adapter = function_symbol(symbol);
+    o << "void* " << adapter << "(const void* call, void* const* args);\n";
+    o << "const ::cei::rt::OpenCLImpl " << symbol << "{" << quoted(cl.function)
+      << ", \"\", \"\", \"\", \"\", \"\", " << quoted(cl.result_size) << ", &" << adapter
+      << "};\n";
+    return;
+  }
   o << "const ::cei::rt::OpenCLImpl " << symbol << "{" << quoted(cl.name) << ",\n    "
     << raw_literal(read_file(cl.kernel_path)) << ",\n    " << quoted(cl.kernel_path) << ", "
     << quoted(cl.global_work_size) << ", " << quoted(cl.local_work_size) << ", "
     << quoted(cl.offset) << ", " << quoted(cl.result_size) << "};\n";
+}
+
+// How an OpenCL function receives a value of type t (cei/opencl_function.hpp): a buffer as a
+// cei::DeviceArray, a scalar input by value.
+std::string device_type(const model::Type& t, bool buffer) {
+  if (!buffer) return t.spelling;
+  return "::cei::DeviceArray<" + t.element + ", " + std::to_string(std::max(t.rank, 1)) + ">";
+}
+
+// The adapter from the platform's call to the user's function, bound to the exact function
+// pointer type the attribute promises: a missing function or another signature is the C++
+// compiler's error, placed by #line on the function's name in the CEI header.
+void emit_function_adapter(std::ostringstream& o, const model::CoreElement& ce,
+                           const model::OpenCL& cl, const std::string& adapter) {
+  std::vector<std::pair<std::string, bool>> args;  // type, passed in a buffer
+  for (const auto& p : ce.params) {
+    const bool buffer =
+        p.type.kind != model::TypeKind::Scalar || p.direction == model::Direction::Out;
+    args.emplace_back(device_type(p.type, buffer), buffer);
+  }
+  if (ce.result.kind != model::TypeKind::Void) args.emplace_back(device_type(ce.result, true), true);
+  o << "namespace {\nvoid* " << adapter << "(const void* call, void* const* args) {\n"
+    << "  using Fn = ::cl_event (*)(::cei::OpenCLCall";
+  for (const auto& [type, buffer] : args) o << ", " << type;
+  o << ");\n  const Fn fn =\n#line " << cl.function_loc.line << " " << quoted(cl.function_loc.file)
+    << "\n"
+    << std::string(cl.function_loc.column > 0 ? cl.function_loc.column - 1 : 0, ' ')
+    << cl.function << ";\n";
+  o << "  return fn(*static_cast<const ::cei::OpenCLCall*>(call)";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& type = args[i].first;
+    if (args[i].second)
+      o << ", ::cei::detail::device_array<" << type.substr(type.find('<') + 1) << "(args[" << i
+        << "])";
+    else
+      o << ", *static_cast<const " << type << "*>(args[" << i << "])";
+  }
+  o << ");\n}\n}  // namespace\n";
 }
 
 void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
@@ -119,8 +177,7 @@ void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
       << ", " << (versions[v].approximate ? "true" : "false") << "},\n";
   if (versions.empty()) o << "    {nullptr, nullptr},\n";
   o << "};\n";
-  emit_opencl(o, ce.opencl, "__cei_opencl_" + id);
-  emit_opencl(o, ce.opencl_approximate, "__cei_opencl_approximate_" + id);
+  for (const auto& [cl, symbol] : opencl_impls(ce)) emit_opencl(o, *cl, symbol);
   o << "}  // namespace\n\n";
   o << "const ::cei::rt::CeInfo " << ce_symbol(ce) << "{" << quoted(ce.name) << ", "
     << quoted(ce.interface_name) << ", " << (ce.is_static ? "false" : "true") << ", __cei_params_"
@@ -133,6 +190,14 @@ void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
     << (ce.droppable ? "true" : "false") << "};\n";
   o << "namespace {\nconst ::cei::rt::Registration __cei_registration_" << id << "{"
     << ce_symbol(ce) << "};\n";
+}
+
+bool has_function(const std::vector<model::Model>& models) {
+  for (const auto& m : models)
+    for (const auto& ce : m.ces)
+      for (const auto& [cl, symbol] : opencl_impls(ce))
+        if (!cl->function.empty()) return true;
+  return false;
 }
 
 }  // namespace
@@ -158,13 +223,20 @@ std::string registry_source(const std::vector<model::Model>& models,
   for (const auto& m : models)
     o << "#include " << quoted(std::filesystem::absolute(m.header).lexically_normal().string())
       << "\n";
-  o << "\n#include <cei/rt/type_ops.hpp>\n\n";
+  o << "\n#include <cei/rt/type_ops.hpp>\n";
+  if (has_function(models)) o << "#include <cei/opencl_function.hpp>\n";
+  o << "\n";
   for (const auto& m : models)
     for (const auto& ce : m.ces) {
       o << "namespace {\n";
       emit_ce(o, ce);
       o << "}  // namespace\n\n";
     }
+  // Last: their #line directives name the CEI header, and no generated code follows them there.
+  for (const auto& m : models)
+    for (const auto& ce : m.ces)
+      for (const auto& [cl, symbol] : opencl_impls(ce))
+        if (!cl->function.empty()) emit_function_adapter(o, ce, *cl, function_symbol(symbol));
   return o.str();
 }
 

@@ -140,7 +140,7 @@ std::string depfile_rule(const std::string& target, const std::vector<cei::model
     add(m.header);
     for (const auto& ce : m.ces)
       for (const auto* cl : {&ce.opencl, &ce.opencl_approximate})
-        if (*cl) add((*cl)->kernel_path);
+        if (*cl && (*cl)->function.empty()) add((*cl)->kernel_path);
   }
   return rule + "\n";
 }

@@ -1,9 +1,10 @@
 # A cei_add_application build that ceic must stop: configures build_errors/ with HEADER as its CEI
-# header (and MAIN, when given, as its first source), builds its ceic steps with keep-going (so
-# every step that can run, runs) and requires the build to fail with EXPECT1 (and EXPECT2, when
+# header (and MAIN, when given, as its first source), builds its ceic steps (or TARGET) with
+# keep-going (so every step that can run, runs) and requires the build to fail with EXPECT1 (and EXPECT2, when
 # given) each in its output exactly once, and ABSENT (when given) nowhere in it.
 #   cmake -DSRC=build_errors -DBIN=dir -DCEI_DIR=<CEI build dir> -DGENERATOR=Ninja
-#         -DHEADER=x.cei.hpp [-DMAIN=x.cpp] -DEXPECT1=text [-DEXPECT2=text] [-DABSENT=text]
+#         -DHEADER=x.cei.hpp [-DMAIN=x.cpp] [-DTARGET=app_registry] -DEXPECT1=text
+#         [-DEXPECT2=text] [-DABSENT=text]
 #         -P build_errors.cmake
 file(REMOVE_RECURSE "${BIN}")
 set(main)
@@ -21,7 +22,10 @@ if(GENERATOR MATCHES "Ninja")
 else()
   set(keep_going -k)
 endif()
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BIN}" --target app_generated -- ${keep_going}
+if(NOT TARGET)
+  set(TARGET app_generated)
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BIN}" --target ${TARGET} -- ${keep_going}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(rc EQUAL 0)
   message(FATAL_ERROR "the build of ${SRC} with ${HEADER} succeeded; ceic should stop it:\n${out}")

@@ -14,6 +14,8 @@
 //   [[cei::method(declaring_class = "S")]]   a native version S::name (repeatable)
 //   [[cei::opencl(kernel = "f.cl", global_work_size = "...", local_work_size = "...",
 //                 offset = "...", result_size = "...", name = "...")]]
+//   [[cei::opencl(function = "ns::f", result_size = "...")]]   a host function that enqueues the
+//                                            work (CLBlast, ...): <cei/opencl_function.hpp>
 //   [[cei::approximate(declaring_class = "S")]]   a cheaper, less accurate native version S::name
 //   [[cei::opencl(..., approximate = true)]]      a cheaper, less accurate kernel
 //   [[cei::significance("expr", droppable = true)]]  0..100, over the parameters as work sizes

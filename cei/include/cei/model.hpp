@@ -52,6 +52,10 @@ struct OpenCL {
   std::string name;         // kernel function name (defaults to the CE's name)
   std::string global_work_size, local_work_size, offset, result_size;
   Location loc;
+  // function = "ns::f": a host function instead of a kernel (kernel, kernel_path, name and the
+  // work sizes are empty); function_loc is the name's first character in the attribute.
+  std::string function;
+  Location function_loc;
 };
 
 struct OnFailure {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <sstream>
 
 #include "kernel_file.hpp"
@@ -55,10 +56,12 @@ void check_opencl_types(const ReadContext& rc, const model::CoreElement& ce) {
                                ce.result.spelling + "'" + why);
 }
 
-void check_expressions(const ReadContext& rc, const model::CoreElement& ce, const ReadAttr& a) {
+// `keys`: the expressions this kind of implementation takes (a function has result_size only).
+void check_expressions(const ReadContext& rc, const model::CoreElement& ce, const ReadAttr& a,
+                       std::initializer_list<const char*> keys) {
   const std::vector<expr::ParamShape> shapes = param_shapes(ce);
   std::optional<std::size_t> gws_dims;
-  for (const char* key : {"global_work_size", "local_work_size", "offset", "result_size"}) {
+  for (const char* key : keys) {
     const AttrArg* arg = a.arg(key);
     if (!arg) continue;
     if (std::string(key) == "result_size" && ce.result.kind == TypeKind::Void) {
@@ -94,6 +97,60 @@ void check_expressions(const ReadContext& rc, const model::CoreElement& ce, cons
                        "', so its OpenCL implementation needs the result's size");
 }
 
+void read_kernel(const ReadContext& rc, const model::CoreElement& ce, const ReadAttr& a,
+                 model::OpenCL& o) {
+  const AttrArg* k = a.arg("kernel");
+  if (!k)
+    return rc.diags.error(o.loc, "'cei::opencl' needs kernel = \"file.cl\" (an OpenCL C kernel) "
+                                 "or function = \"ns::f\" (a host function that enqueues the work)");
+  if (!a.arg("global_work_size"))
+    rc.diags.error(o.loc, "'cei::opencl' needs global_work_size = \"...\" with kernel = \"" +
+                              k->text + "\"");
+  o.kernel = k->text;
+  o.name = a.arg("name") ? a.str("name") : ce.name;
+  o.global_work_size = a.str("global_work_size");
+  o.local_work_size = a.str("local_work_size");
+  o.offset = a.str("offset");
+  const fs::path path = fs::path(o.kernel).is_absolute()
+                            ? fs::path(o.kernel)
+                            : fs::path(rc.header).parent_path() / o.kernel;
+  o.kernel_path = path.lexically_normal().string();
+  check_kernel_file(rc, a, *k, o);
+  check_opencl_types(rc, ce);
+  check_expressions(rc, ce, a, {"global_work_size", "local_work_size", "offset", "result_size"});
+}
+
+// A C++ name the generated registry can take the address of: `f`, `ns::f`, `::ns::S::f`.
+bool qualified_name(const std::string& s) {
+  static const std::regex name(R"((::)?[A-Za-z_]\w*(::[A-Za-z_]\w*)*)");
+  return std::regex_match(s, name);
+}
+
+void read_function(const ReadContext& rc, const model::CoreElement& ce, const ReadAttr& a,
+                   const AttrArg& f, model::OpenCL& o) {
+  if (const AttrArg* k = a.arg("kernel"))  // which one was meant is anyone's guess
+    return rc.diags.error(rc.loc_at(a, k->key_offset),
+                          "'cei::opencl' takes kernel = \"...\" or function = \"...\", not both");
+  check_opencl_types(rc, ce);
+  for (const char* key : {"global_work_size", "local_work_size", "offset", "name"})
+    if (const AttrArg* x = a.arg(key))
+      rc.diags.error(rc.loc_at(a, x->key_offset),
+                     "'" + std::string(key) + "' does not apply to function = \"" + f.text +
+                         "\": the function enqueues its own work; remove it");
+  if (!qualified_name(f.text))
+    rc.diags.error(rc.arg_loc(a, f), "function = \"" + f.text +
+                                         "\" is not a function's name: write the qualified name "
+                                         "of a C++ function, such as \"blas::gemm\"");
+  for (const auto& p : ce.params)
+    if (p.type.kind == TypeKind::Scalar && p.direction == model::Direction::InOut)
+      rc.diags.error(p.loc, "CE parameter '" + p.name + "' is an inout scalar, which function '" +
+                                f.text + "' cannot update: it gets scalar inputs by value (make it "
+                                         "'out', or a cei::Vector of one element)");
+  o.function = f.text;
+  o.function_loc = rc.expr_loc(a, f, 1);
+  check_expressions(rc, ce, a, {"result_size"});
+}
+
 }  // namespace
 
 std::vector<expr::ParamShape> param_shapes(const model::CoreElement& ce) {
@@ -110,22 +167,12 @@ std::vector<expr::ParamShape> param_shapes(const model::CoreElement& ce) {
 
 model::OpenCL read_opencl(const ReadContext& rc, const model::CoreElement& ce, const ReadAttr& a) {
   model::OpenCL o;
-  o.kernel = a.str("kernel");
-  o.name = a.arg("name") ? a.str("name") : ce.name;
-  o.global_work_size = a.str("global_work_size");
-  o.local_work_size = a.str("local_work_size");
-  o.offset = a.str("offset");
   o.result_size = a.str("result_size");
   o.loc = rc.loc(a.raw->loc);
-  if (const AttrArg* k = a.arg("kernel")) {
-    const fs::path path = fs::path(o.kernel).is_absolute()
-                              ? fs::path(o.kernel)
-                              : fs::path(rc.header).parent_path() / o.kernel;
-    o.kernel_path = path.lexically_normal().string();
-    check_kernel_file(rc, a, *k, o);
-  }
-  check_opencl_types(rc, ce);
-  check_expressions(rc, ce, a);
+  if (const AttrArg* f = a.arg("function"))
+    read_function(rc, ce, a, *f, o);
+  else
+    read_kernel(rc, ce, a, o);
   return o;
 }
 

@@ -1,6 +1,8 @@
 // `[[cei::opencl(...)]]`: resolves the kernel file against the CEI header, checks that it
 // defines the kernel, that OpenCL can take the CE's types, and the work-size expressions
-// (syntax, parameters, dimensions; result_size against the return type).
+// (syntax, parameters, dimensions; result_size against the return type). With function = "ns::f"
+// (a host function instead of a kernel): that the name is one and no kernel argument is given;
+// the function's signature is the C++ compiler's to check, in the generated registry.
 #pragma once
 
 #include <cei/expr.hpp>

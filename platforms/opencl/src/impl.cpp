@@ -155,7 +155,8 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
     }
   }
   ncompute = queues.size();
-  for (int copies = 0; copies < 2; ++copies) {
+  // The copy queues, and function_queue() when the compute queue runs out of order.
+  for (int extra = in_order ? 2 : 3; extra > 0; --extra) {
     q = clCreateCommandQueue(context.get(), dev.id, CL_QUEUE_PROFILING_ENABLE, &err);
     check(err, "clCreateCommandQueue");
     queues.emplace_back(q);

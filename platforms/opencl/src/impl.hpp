@@ -68,12 +68,25 @@ struct Running {
   std::vector<Mem> buffers;
   std::vector<Staging::Chunk> staged;  // pinned memory of its uploads: back to the pool when done
   std::vector<std::pair<Mem, std::size_t>> scratch;  // naive mode: back to the pool when done
-  Event kernel;
+  Event kernel;  // or the event a function implementation returned
+  // A function implementation: the barrier its commands follow (the start of its work) and how
+  // long the host spent in the call.
+  Event begin;
+  double host_call_s = 0;
   std::shared_ptr<Outcome> outcome;  // of the kernel: shared by the outputs' replicas
   std::shared_ptr<Outcome> fault;    // Options::fail_kernel's injected failure, its root
   Event slot;  // its place under the cap on kernels in flight: completed when the kernel is
   std::uint64_t bytes_in = 0, bytes_out = 0;
   bool recorded = false;
+};
+
+// One argument of a kernel or function: a buffer (mem, with the value's extents) or a scalar
+// input's host bytes.
+struct Bound {
+  const void* value = nullptr;
+  std::size_t size = 0;
+  cl_mem mem = nullptr;
+  std::array<std::int64_t, 3> extents{0, 0, 0};
 };
 
 struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl> {
@@ -90,7 +103,9 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // then runs beside kernels instead of in line with them (NVIDIA's driver runs an out-of-order
   // queue in order), and a device that could run every early input write before the first
   // kernel (PoCL) runs them one at a time, beside the kernels. All chained by events.
-  std::vector<Queue> queues;  // the compute queues, then the write queue, then the read queue
+  // The compute queues, then the write queue, then the read queue; then, when the compute queue
+  // runs out of order, an in-order queue for function implementations (function_queue).
+  std::vector<Queue> queues;
   std::unique_ptr<Staging> staging;  // pinned memory for the host's copies (Options::pinned)
   std::size_t ncompute = 0;
   bool in_order = false;  // compute queues run their commands in order
@@ -251,6 +266,17 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // flushes each queue touched once.
   void launch(const std::shared_ptr<Running>& r);
   void try_launch(const std::shared_ptr<Running>& r);  // under launch_mu
+  // Whether every OpenCL implementation of ce can run here (its kernels built); may build.
+  bool buildable(const rt::CeInfo& ce);
+  // A function implementation's queue: in order, so that a library's commands, which take no
+  // wait list, follow the barrier ahead of them. `kq`: the compute queue the task was given.
+  cl_command_queue function_queue(cl_command_queue kq) {
+    return in_order ? kq : queues.back().get();
+  }
+  // Calls r's function implementation after a barrier on `wait`; returns the event that
+  // completes its work. Under launch_mu.
+  cl_event call_function(Running& r, const rt::OpenCLImpl& cl, cl_command_queue kq,
+                         const std::vector<cl_event>& wait, const std::vector<Bound>& args);
   // `seen`: when the kernel was reported complete (its end on the host's clock, unless a later
   // kernel's report placed it).
   void complete(const std::shared_ptr<Running>& r, cl_int status,

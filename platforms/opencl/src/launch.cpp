@@ -38,7 +38,7 @@ WorkSizes work_sizes(const rt::CeInfo& ce, const rt::OpenCLImpl& cl,
                      const std::array<expr::ExprList, 4>& e, const std::vector<ArgView>& params) {
   ExprArgs args(params);
   WorkSizes w;
-  w.global = expr::evaluate(e[0], args, ce.name);
+  if (!cl.function) w.global = expr::evaluate(e[0], args, ce.name);  // a function has none
   if (*cl.local_work_size) w.local = expr::evaluate(e[1], args, ce.name);
   if (*cl.offset) w.offset = expr::evaluate(e[2], args, ce.name);
   if (ce.result) w.result = expr::evaluate(e[3], args, ce.name);
@@ -71,6 +71,29 @@ WorkSizes work_sizes(const rt::CeInfo& ce, const rt::OpenCLImpl& cl,
   return w;
 }
 
+void set_args(cl_kernel k, const std::vector<Bound>& bound) {
+  for (std::size_t i = 0; i < bound.size(); ++i) {
+    const cl_uint idx = static_cast<cl_uint>(i);
+    if (bound[i].mem)
+      check(clSetKernelArg(k, idx, sizeof(cl_mem), &bound[i].mem), "clSetKernelArg");
+    else
+      check(clSetKernelArg(k, idx, bound[i].size, bound[i].value), "clSetKernelArg");
+  }
+}
+
+// The device span of a task's work. A function's commands run from the barrier ahead of them to
+// the event it returned, unless the function spent longer on the host than that (a library
+// compiling its kernels at its first call): the device then waited for the host, and only the
+// returned event's own command is known to be the work.
+std::pair<cl_ulong, cl_ulong> work_span(const Running& r) {
+  auto span = event_span(r.kernel.get());
+  if (!r.begin) return span;
+  const cl_ulong start = event_span(r.begin.get()).second;
+  const double seconds = static_cast<double>(span.second - start) * 1e-9;
+  if (start && start <= span.first && r.host_call_s < 0.5 * seconds) span.first = start;
+  return span;
+}
+
 std::size_t count(const std::vector<std::int64_t>& e) {
   return std::accumulate(e.begin(), e.end(), std::size_t{1}, [](std::size_t a, std::int64_t b) {
     return a * static_cast<std::size_t>(b);
@@ -93,14 +116,14 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
 
     KernelPlan& plan = plans[&cl];
     auto& e = plan.sizes;
-    if (e[0].dims.empty()) {
-      e[0] = expr::parse(cl.global_work_size);
+    if (!plan.what) {
+      if (!cl.function) e[0] = expr::parse(cl.global_work_size);
       if (*cl.local_work_size) e[1] = expr::parse(cl.local_work_size);
       if (*cl.offset) e[2] = expr::parse(cl.offset);
       if (ce.result) e[3] = expr::parse(cl.result_size);
       for (auto& x : e) plan.reads_elements |= x.source.find('[') != std::string::npos;
-      plan.what = std::make_shared<const std::string>("kernel " + std::string(cl.kernel_name) +
-                                                      " on " + name);
+      plan.what = std::make_shared<const std::string>(
+          (cl.function ? "function " : "kernel ") + std::string(cl.kernel_name) + " on " + name);
     }
     const bool reads_elements = plan.reads_elements;
 
@@ -145,9 +168,12 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       if (ce.result->rank == 0) views[ce.nparams].extents = {0, 0, 0};
     }
 
-    const Programs::Built& built = programs.kernel_for(ce, cl);
-    if (!built.kernel) throw std::runtime_error(built.log);
-    cl_kernel k = built.kernel.get();
+    cl_kernel k = nullptr;  // none for a function
+    if (!cl.function) {
+      const Programs::Built& built = programs.kernel_for(ce, cl);
+      if (!built.kernel) throw std::runtime_error(built.log);
+      k = built.kernel.get();
+    }
 
     auto bytes_of = [&](std::size_t i) -> std::size_t {
       const rt::TypeOps& t = *args[i].type;
@@ -169,7 +195,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       if (!admit(need, r)) return unpin(*r);
     }
 
-    // Marshal: buffers for arrays (and for outputs), values for scalars.
+    // Marshal: buffers for arrays (and for outputs), values for scalars; bound to the kernel's
+    // arguments, or handed to the function, once all are there.
     auto [kq, kq_index] = queue(reps);  // the kernel's queue, and its on-device copies
     r->queue = kq_index;
     std::vector<cl_event> wait;
@@ -178,12 +205,12 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       if (rep) sources.push_back(rep->outcome());
     std::vector<Mem> out_mem(args.size());
     std::size_t nargs = ce.nparams + (ce.result ? 1 : 0);
+    std::vector<Bound> bound(nargs);
     for (std::size_t i = 0; i < nargs; ++i) {
       auto& a = args[i];
-      cl_uint idx = static_cast<cl_uint>(i);
       if (!is_buffer(*a.type) && a.in) {
-        check(clSetKernelArg(k, idx, a.type->elem_size, a.type->data(views[i].host)),
-              "clSetKernelArg");
+        bound[i].value = a.type->data(views[i].host);
+        bound[i].size = a.type->elem_size;
         continue;
       }
       std::size_t bytes = bytes_of(i);
@@ -246,10 +273,11 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         }
         out_mem[i] = buf;
       }
-      cl_mem m = buf.get();
+      bound[i].mem = buf.get();
+      bound[i].extents = views[i].extents;
       r->buffers.push_back(buf);  // alive until the kernel is done, whatever the mode
-      check(clSetKernelArg(k, idx, sizeof m, &m), "clSetKernelArg");
     }
+    if (k) set_args(k, bound);
 
     std::vector<std::size_t> g(w.global.begin(), w.global.end()), l(w.local.begin(), w.local.end()),
         o(w.offset.begin(), w.offset.end());
@@ -285,13 +313,18 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     }
     if (hooks.started) hooks.started(task);  // before the kernel can start
     cl_event kev = nullptr;
-    if (!wait.empty()) flush_marked(kq);
-    check(clEnqueueNDRangeKernel(kq, k, static_cast<cl_uint>(g.size()),
-                                 o.empty() ? nullptr : o.data(), g.data(),
-                                 l.empty() ? nullptr : l.data(), static_cast<cl_uint>(wait.size()),
-                                 wait.empty() ? nullptr : wait.data(), &kev),
-          "clEnqueueNDRangeKernel");
-    enqueued(kq);
+    if (cl.function) {
+      kev = call_function(*r, cl, kq, wait, bound);
+    } else {
+      if (!wait.empty()) flush_marked(kq);
+      check(clEnqueueNDRangeKernel(kq, k, static_cast<cl_uint>(g.size()),
+                                   o.empty() ? nullptr : o.data(), g.data(),
+                                   l.empty() ? nullptr : l.data(),
+                                   static_cast<cl_uint>(wait.size()),
+                                   wait.empty() ? nullptr : wait.data(), &kev),
+            "clEnqueueNDRangeKernel");
+      enqueued(kq);
+    }
     r->kernel = Event(kev);
     r->outcome = std::make_shared<Outcome>(&ce, plan.what, kev, std::move(sources));
     if (capped) {
@@ -393,7 +426,7 @@ void OpenCLPlatform::Impl::record(Running& r, rt::Clock::time_point seen) {
   double w = 0, rd = 0;
   for (auto& c : r.writes) w += seconds(copies.emplace_back(event_span(c.event.get())));
   for (auto& c : r.reads) rd += seconds(copies.emplace_back(event_span(c.event.get())));
-  const auto kspan = event_span(r.kernel.get());
+  const auto kspan = work_span(r);
   const double k = seconds(kspan);
   // When the driver reported it, give or take its callback's delay, unless a later kernel's
   // report completes it.

@@ -164,11 +164,7 @@ bool OpenCLPlatform::can_run(const rt::CeInfo& ce) const {
     if (!runnable_type(ce.params[i].type)) return false;
   if (ce.result && !runnable_type(ce.result)) return false;
   // Both kernels, when the CE has both: the scheduler sends either kind of task here.
-  if (!opening_) {
-    for (const rt::OpenCLImpl* cl : {ce.opencl, ce.opencl_approximate})
-      if (cl && !impl_->programs.kernel_for(ce, *cl).kernel) return false;
-    return true;
-  }
+  if (!opening_) return impl_->buildable(ce);
   // Until its build says otherwise: the build runs when a task comes, off the caller's thread.
   std::lock_guard g(opening_->mu);
   if (opening_->state == Opening::State::Gone) return false;
@@ -284,9 +280,7 @@ void OpenCLPlatform::build_kernels() {
     g.unlock();
     bool ok = false;
     try {  // a driver error is a build that failed: the CE runs elsewhere
-      ok = true;
-      for (const rt::OpenCLImpl* cl : {ce.opencl, ce.opencl_approximate})
-        ok = ok && (!cl || impl_->programs.kernel_for(ce, *cl).kernel);
+      ok = impl_->buildable(ce);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "cei: %s: building the kernel of CE %s: %s\n", o.name.c_str(), ce.name,
                    e.what());

@@ -30,14 +30,22 @@ struct NativeVersion {
   bool approximate = false;
 };
 
+// An OpenCL implementation that is a host function ([[cei::opencl(function = "ns::f")]]): the
+// generated adapter calls ns::f with `call` (a cei::OpenCLCall, <cei/opencl_function.hpp>) and
+// args[i] for CE parameter i: a cei::detail::DeviceBuffer for a buffer (an array, an out scalar,
+// the result at args[nparams]), the host value for a scalar input. It returns ns::f's cl_event
+// (whose reference the caller then owns), or null for "everything it enqueued on call.queue".
+using OpenCLFunction = void* (*)(const void* call, void* const* args);
+
 struct OpenCLImpl {
-  const char* kernel_name;
+  const char* kernel_name;  // for a function: its name as written in the attribute
   const char* source;       // the kernel file's text, embedded at build time
   const char* source_path;  // for diagnostics (build logs name file:line)
   const char* global_work_size;
   const char* local_work_size;  // "" = driver's choice
   const char* offset;           // "" = zeros
   const char* result_size;      // "" for void CEs
+  OpenCLFunction function = nullptr;  // set: a host function, and no kernel (source is "")
 };
 
 enum class FailurePolicy : std::uint8_t { Default, Retry, CancelSuccessors, Ignore, Fail };

@@ -1,0 +1,18 @@
+// OpenCL versions of the Cholesky example's tile kernels (cholesky.hpp), as functions that call
+// CLBlast on the device's buffers ([[cei::opencl(function = ...)]], cei/opencl_function.hpp).
+// potrf stays on the CPU (LAPACKE): one diagonal tile per step.
+#pragma once
+
+#include <cei/opencl_function.hpp>
+
+namespace chol_cl {
+
+// B = B L_inv^T: a copy of B, then SGEMM.
+cl_event trsm(cei::OpenCLCall call, cei::DeviceMatrix<float> L_inv, cei::DeviceMatrix<float> B);
+// C -= A A^T on the lower triangle: SSYRK.
+cl_event syrk(cei::OpenCLCall call, cei::DeviceMatrix<float> A, cei::DeviceMatrix<float> C);
+// C -= A B^T: SGEMM.
+cl_event gemm(cei::OpenCLCall call, cei::DeviceMatrix<float> A, cei::DeviceMatrix<float> B,
+              cei::DeviceMatrix<float> C);
+
+}  // namespace chol_cl
