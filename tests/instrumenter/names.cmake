@@ -16,8 +16,10 @@ endif()
 file(READ "${OUT}/graph.dot" graph)
 file(READ "${OUT}/trace.json" trace)
 # fill's out makes v1, the assigned result of add v2, scale's inout v3; each feeds the next task.
-foreach(edge "t1 -> t2 \\[label=\"C\\[3\\] v1\"\\]" "t2 -> t3 \\[label=\"C\\[3\\] v2\"\\]"
-             "t3 -> t4 \\[label=\"C\\[3\\] v3\"\\]")
+# The graph adds the datum to a value's name (`C[3] v1 (d1)`), which tells apart values named alike.
+foreach(edge "t1 -> t2 \\[label=\"C\\[3\\] v1 \\(d[0-9]+\\)\"\\]"
+             "t2 -> t3 \\[label=\"C\\[3\\] v2 \\(d[0-9]+\\)\"\\]"
+             "t3 -> t4 \\[label=\"C\\[3\\] v3 \\(d[0-9]+\\)\"\\]")
   if(NOT graph MATCHES "${edge}")
     message(FATAL_ERROR "graph.dot has no edge matching ${edge}:\n${graph}")
   endif()
