@@ -13,6 +13,7 @@ struct [[cei::interface]] RowsCEI {
 
   [[cei::method(declaring_class = "vec")]]
   [[cei::opencl(kernel = "rows.cl", global_work_size = "par2.x")]]
+  [[cei::requires("par0.x == par2.x && par1.x == par2.x")]]  // the kernel reads a and b at c's i
   static void axpy([[cei::in]] const Row& a, [[cei::in]] const Row& b, [[cei::inout]] Row& c);
 
   [[cei::method(declaring_class = "vec")]]
