@@ -22,16 +22,28 @@ void warn_unchecked(const CeInfo& ce, const std::exception& e) {
                e.what());
 }
 
+// The host copy, else the extents a replica knows (a value kept on a device is not copied for
+// requirements that read only its shape).
+CallArg call_arg(const TaskArg& a) {
+  CallArg c;
+  if (!a.in) return c;
+  c.host = a.in->host();
+  if (c.host) return c;
+  for (const auto& r : a.in->replicas())
+    if ((c.extents = r->known_extents())) break;
+  return c;
+}
+
 }  // namespace
 
 Requirements check_requirements(TaskImpl& t, bool fetched) {
   const CeInfo& ce = t.ce();
   if (ce.nrequirements == 0) return Requirements::Met;
-  std::vector<const void*> objects;  // out parameters (none is read) and the result: null
-  for (const TaskArg& a : t.args()) objects.push_back(a.in ? a.in->host() : nullptr);
+  std::vector<CallArg> call;  // out parameters (none is read) and the result: nothing
+  for (const TaskArg& a : t.args()) call.push_back(call_arg(a));
   std::string broken;
   try {
-    broken = broken_requirement(ce, objects);
+    broken = broken_requirement(ce, call);
   } catch (const NotOnHost& e) {
     if (!fetched) return Requirements::Unreadable;
     warn_unchecked(ce, e);

@@ -24,7 +24,8 @@ enum class Requirements {
 Requirements check_requirements(TaskImpl& t, bool fetched);
 
 // Brings every ready input of t that lives only in replicas (an OpenCL device's, a node's) to the
-// host, then calls `then` once, on any thread: what requirements read is then readable.
+// host, then calls `then` once, on any thread: what requirements read is then readable. (Only
+// for a requirement that reads a value or an element there, or shapes no replica knows.)
 void bring_inputs_to_host(TaskImpl& t, std::function<void()> then);
 
 }  // namespace cei::rt

@@ -609,9 +609,9 @@ struct Node::Impl final : HttpHandler {
   // (cei/rt/requirements.hpp). Out parameters are never read: the CEI reader refuses that.
   static void check_requirements(const rt::CeInfo& ce,
                                  const std::vector<std::shared_ptr<void>>& args) {
-    std::vector<const void*> objects;
-    for (const auto& a : args) objects.push_back(a.get());
-    const std::string broken = rt::broken_requirement(ce, objects);
+    std::vector<rt::CallArg> call;
+    for (const auto& a : args) call.push_back({a.get(), std::nullopt});
+    const std::string broken = rt::broken_requirement(ce, call);
     if (!broken.empty())
       throw ProtocolError(400, rt::TaskError(rt::qualified_name(ce), broken).what());
   }

@@ -3,7 +3,7 @@
 // runtime checks every task before its first placement (whatever the platform); a worker node
 // checks every task request and answers 400. Both give the same text:
 //
-//   std::string broken = cei::rt::broken_requirement(ce, objects);  // "" when all hold
+//   std::string broken = cei::rt::broken_requirement(ce, args);  // "" when all hold
 //   if (!broken.empty()) throw cei::rt::TaskError(cei::rt::qualified_name(ce), broken);
 //   // "CE MatmulCEI::multiply failed: its arguments break requires \"par0.y == par1.x\":
 //   //  par0.y = 1, par1.x = 20000"
@@ -15,9 +15,11 @@
 #include <cei/rt/ce.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cei::rt {
 
@@ -27,16 +29,26 @@ struct NotOnHost : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// parN over a call's objects: objects[i] is the value of CeInfo::params[i] (the callee first for
-// an instance CE, which parN skips), null where not on the host.
-class ObjectArgs : public expr::Args {
+// One argument of a call as requirements read it: its host object, or, where it lives only in
+// a replica, the extents the replica knows (parN.x without a copy; parN and parN[i] need the host).
+struct CallArg {
+  const void* host = nullptr;
+  std::optional<std::vector<std::int64_t>> extents;
+};
+
+// parN over a call's arguments: args[i] is CeInfo::params[i]'s (the callee first for an instance
+// CE, which parN skips).
+class CallArgs : public expr::Args {
  public:
-  ObjectArgs(const CeInfo& ce, std::span<const void* const> objects)
-      : ce_(ce), objects_(objects), first_(ce.is_instance ? 1 : 0) {}
+  CallArgs(const CeInfo& ce, std::span<const CallArg> args)
+      : ce_(ce), args_(args), first_(ce.is_instance ? 1 : 0) {}
   std::size_t count() const override { return ce_.nparams - first_; }
   int rank(std::size_t par) const override { return ce_.params[first_ + par].type->rank; }
   std::int64_t scalar(std::size_t par) const override { return type(par).element(host(par), 0); }
   std::int64_t extent(std::size_t par, int dim) const override {
+    const CallArg& a = args_[first_ + par];
+    if (!a.host && a.extents)
+      return dim >= 0 && static_cast<std::size_t>(dim) < a.extents->size() ? (*a.extents)[dim] : 0;
     return type(par).extent(host(par), dim);
   }
   std::int64_t element(std::size_t par, std::span<const std::int64_t> index) const override {
@@ -49,12 +61,12 @@ class ObjectArgs : public expr::Args {
  private:
   const TypeOps& type(std::size_t par) const { return *ce_.params[first_ + par].type; }
   const void* host(std::size_t par) const {
-    const void* h = objects_[first_ + par];
+    const void* h = args_[first_ + par].host;
     if (!h) throw NotOnHost("par" + std::to_string(par) + " is not on the host");
     return h;
   }
   const CeInfo& ce_;
-  std::span<const void* const> objects_;
+  std::span<const CallArg> args_;
   std::size_t first_;
 };
 
@@ -62,11 +74,11 @@ inline std::string qualified_name(const CeInfo& ce) {
   return std::string(ce.interface_name) + "::" + ce.name;
 }
 
-// "" when the objects meet every requirement of ce, else why not: the first broken one and the
+// "" when the arguments meet every requirement of ce, else why not: the first broken one and the
 // values it read, or the error that stopped its evaluation (a division by zero). Throws
-// NotOnHost when a requirement reads a parameter that is not on the host.
-inline std::string broken_requirement(const CeInfo& ce, std::span<const void* const> objects) {
-  const ObjectArgs args(ce, objects);
+// NotOnHost when a requirement reads what an argument has only on the host.
+inline std::string broken_requirement(const CeInfo& ce, std::span<const CallArg> call) {
+  const CallArgs args(ce, call);
   for (std::size_t i = 0; i < ce.nrequirements; ++i) {
     const std::string source = ce.requirements[i];
     try {
