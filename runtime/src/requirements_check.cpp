@@ -4,6 +4,7 @@
 #include <cei/rt/task_error.hpp>
 #include <cei/rt/trace/log.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -46,7 +47,11 @@ Requirements check_requirements(TaskImpl& t, bool fetched) {
     broken = broken_requirement(ce, call);
   } catch (const NotOnHost& e) {
     if (!fetched) return Requirements::Unreadable;
-    warn_unchecked(ce, e);
+    // A failed input has no value to check: the task is cancelled by it wherever it is placed.
+    const bool input_failed = std::any_of(t.args().begin(), t.args().end(), [](const TaskArg& a) {
+      return a.in && a.in->state() == Version::State::Failed;
+    });
+    if (!input_failed) warn_unchecked(ce, e);
     return Requirements::Met;
   }
   if (broken.empty()) return Requirements::Met;
