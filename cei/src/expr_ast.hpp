@@ -14,9 +14,9 @@ struct Node {
   // Compare, Logic and Not are conditions ([[cei::requires]]); the others are numbers.
   enum class Kind { Int, Param, Extent, Index, Neg, Binary, Compare, Logic, Not };
   Kind kind = Kind::Int;
-  std::int64_t value = 0;                         // Int
-  std::size_t par = 0;                            // Param, Extent, Index
-  int dim = 0;                                    // Extent: 0 for .x, 1 for .y, 2 for .z
+  std::int64_t value = 0;  // Int
+  std::size_t par = 0;     // Param, Extent, Index
+  int dim = 0;             // Extent: 0 for .x, 1 for .y, 2 for .z
   // Binary: + - * / %; Compare: = (==) ! (!=) < > L (<=) G (>=); Logic: & (&&) | (||)
   char op = 0;
   std::vector<std::shared_ptr<const Node>> kids;  // Neg, Not: 1, Binary, Compare, Logic: 2,

@@ -78,7 +78,8 @@ class Evaluator {
   std::int64_t read(const Node& n, std::int64_t v) const {
     if (!reads_) return v;
     std::string text = text_of(e_.source, n);
-    if (std::none_of(reads_->begin(), reads_->end(), [&](const auto& r) { return r.first == text; }))
+    if (std::none_of(reads_->begin(), reads_->end(),
+                     [&](const auto& r) { return r.first == text; }))
       reads_->emplace_back(std::move(text), v);
     return v;
   }

@@ -70,7 +70,8 @@ void bring_inputs_to_host(TaskImpl& t, std::function<void()> then) {
   const auto one_done = [left, last] {
     if (left->fetch_sub(1, std::memory_order_acq_rel) == 1) (*last)();
   };
-  for (const VersionPtr& v : missing) v->ensure_host([one_done](std::exception_ptr) { one_done(); });
+  for (const VersionPtr& v : missing)
+    v->ensure_host([one_done](std::exception_ptr) { one_done(); });
   one_done();
 }
 

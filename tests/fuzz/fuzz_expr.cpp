@@ -58,7 +58,8 @@ void fuzz_condition(std::string_view text) {
   try {
     cond = cei::expr::parse_condition(text);
   } catch (const cei::expr::SyntaxError& e) {
-    FUZZ_CHECK(e.column >= 1 && e.column <= text.size() + 1, "syntax error column outside the text");
+    FUZZ_CHECK(e.column >= 1 && e.column <= text.size() + 1,
+               "syntax error column outside the text");
     return;
   }
   FUZZ_CHECK(cond.dims.size() == 1, "a condition is one expression");

@@ -30,10 +30,8 @@ std::string multiply(NodeClient& node, std::size_t n, std::size_t k1, std::size_
   put_matrix(node, "A", n, k1);
   put_matrix(node, "B", k2, m);
   try {
-    const std::string id = node.submit({"MatmulCEI",
-                                        "multiply",
-                                        {{cei::rt::Dir::In, "A", ""}, {cei::rt::Dir::In, "B", ""}},
-                                        "C"});
+    const std::string id = node.submit(
+        {"MatmulCEI", "multiply", {{cei::rt::Dir::In, "A", ""}, {cei::rt::Dir::In, "B", ""}}, "C"});
     EXPECT_EQ(node.status(id, 20000).state, "done");
     return "";
   } catch (const NodeError& e) {

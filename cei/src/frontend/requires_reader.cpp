@@ -10,9 +10,9 @@ void read_requires(const ReadContext& rc, model::CoreElement& ce, const ReadAttr
   const AttrArg* arg = a.arg("expr");
   if (!arg) return;  // reported by validate_attrs()
   const auto fail = [&](std::size_t column, const std::string& what) {
-    rc.diags.error(rc.expr_loc(a, *arg, column), "requires: " + what + " (column " +
-                                                     std::to_string(column) + " of \"" +
-                                                     arg->text + "\")");
+    rc.diags.error(
+        rc.expr_loc(a, *arg, column),
+        "requires: " + what + " (column " + std::to_string(column) + " of \"" + arg->text + "\")");
   };
   expr::ExprList e;
   try {

@@ -82,7 +82,8 @@ inline std::string broken_requirement(const CeInfo& ce, std::span<const CallArg>
   for (std::size_t i = 0; i < ce.nrequirements; ++i) {
     const std::string source = ce.requirements[i];
     try {
-      const expr::Verdict v = expr::evaluate_condition(expr::parse_condition(source), args, ce.name);
+      const expr::Verdict v =
+          expr::evaluate_condition(expr::parse_condition(source), args, ce.name);
       if (!v.holds) return "its arguments break requires \"" + source + "\": " + v.values;
     } catch (const expr::EvalError& e) {
       return "requires \"" + source + "\" cannot be evaluated: " + e.what();
