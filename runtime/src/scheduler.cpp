@@ -100,7 +100,8 @@ bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
   if (!t.requirements_checked) {
     // [[cei::requires]] reads the arguments as the task will run on them: those of earlier tasks
     // once they are ready. A broken one fails the task here, before any platform sees it.
-    // An input kept only on a device is brought to the host first (a copy, for these CEs only).
+    // One whose value a requirement reads but a device or node keeps (not only its shape, which
+    // the replica knows) is brought to the host first.
     const Requirements r = check_requirements(t, t.requirements_fetched);
     if (r == Requirements::Unreadable) {
       if (place_when_ready(t, pl)) return true;
