@@ -11,16 +11,23 @@
 namespace cei::expr {
 
 struct Node {
-  enum class Kind { Int, Param, Extent, Index, Neg, Binary };
+  // Compare, Logic and Not are conditions ([[cei::requires]]); the others are numbers.
+  enum class Kind { Int, Param, Extent, Index, Neg, Binary, Compare, Logic, Not };
   Kind kind = Kind::Int;
-  std::int64_t value = 0;                         // Int
-  std::size_t par = 0;                            // Param, Extent, Index
-  int dim = 0;                                    // Extent: 0 for .x, 1 for .y, 2 for .z
-  char op = 0;                                    // Binary: + - * / %
-  std::vector<std::shared_ptr<const Node>> kids;  // Neg: 1, Binary: 2, Index: the subscripts
+  std::int64_t value = 0;  // Int
+  std::size_t par = 0;     // Param, Extent, Index
+  int dim = 0;             // Extent: 0 for .x, 1 for .y, 2 for .z
+  // Binary: + - * / %; Compare: = (==) ! (!=) < > L (<=) G (>=); Logic: & (&&) | (||)
+  char op = 0;
+  std::vector<std::shared_ptr<const Node>> kids;  // Neg, Not: 1, Binary, Compare, Logic: 2,
+                                                  // Index: the subscripts
   std::size_t begin = 0;                          // 1-based column of the first character
   std::size_t end = 0;                            // 1-based column one past the last character
   int depth = 1;                                  // levels of the tree under and including it
+
+  bool is_condition() const {
+    return kind == Kind::Compare || kind == Kind::Logic || kind == Kind::Not;
+  }
 };
 
 // The source text a node was parsed from, for messages.

@@ -1,4 +1,4 @@
-// Build-time checks of a work-size expression against the CE's parameter shapes.
+// Build-time checks of a work-size expression or condition against the CE's parameter shapes.
 #include <string>
 
 #include "expr_ast.hpp"
@@ -22,6 +22,9 @@ class Checker {
       case Node::Kind::Int:
       case Node::Kind::Neg:
       case Node::Kind::Binary:
+      case Node::Kind::Compare:
+      case Node::Kind::Logic:
+      case Node::Kind::Not:
         return;
       case Node::Kind::Param: {
         const ParamShape& p = param(n);
@@ -84,6 +87,20 @@ class Checker {
 void check(const ExprList& e, std::span<const ParamShape> params) {
   Checker c(params);
   for (const auto& d : e.dims) c.visit(*d);
+}
+
+namespace {
+void collect_uses(const Node& n, std::vector<ParamUse>& out) {
+  if (n.kind == Node::Kind::Param || n.kind == Node::Kind::Extent || n.kind == Node::Kind::Index)
+    out.push_back({n.par, n.begin});
+  for (const auto& k : n.kids) collect_uses(*k, out);
+}
+}  // namespace
+
+std::vector<ParamUse> params_used(const ExprList& e) {
+  std::vector<ParamUse> out;
+  for (const auto& d : e.dims) collect_uses(*d, out);
+  return out;
 }
 
 }  // namespace cei::expr

@@ -1,5 +1,7 @@
-// Run-time evaluation of work-size expressions over the actual arguments of a task.
+// Run-time evaluation of work-size expressions and conditions over the actual arguments of a task.
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "expr_ast.hpp"
 
@@ -8,8 +10,10 @@ namespace {
 
 class Evaluator {
  public:
-  Evaluator(const ExprList& e, const Args& args, std::string_view ce)
-      : e_(e), args_(args), ce_(ce) {}
+  using Reads = std::vector<std::pair<std::string, std::int64_t>>;
+  // `reads`, when given, collects what the parameters gave (Verdict::values).
+  Evaluator(const ExprList& e, const Args& args, std::string_view ce, Reads* reads = nullptr)
+      : e_(e), args_(args), ce_(ce), reads_(reads) {}
 
   std::int64_t eval(const Node& n) const {
     switch (n.kind) {
@@ -23,13 +27,25 @@ class Evaluator {
         return r;
       }
       case Node::Kind::Binary:
-        return binary(n, eval(*n.kids[0]), eval(*n.kids[1]));
+      case Node::Kind::Compare: {
+        // Left first (an argument list's order is unspecified): Verdict::values in text order.
+        const std::int64_t a = eval(*n.kids[0]);
+        const std::int64_t b = eval(*n.kids[1]);
+        return n.kind == Node::Kind::Binary ? binary(n, a, b) : compare(n.op, a, b);
+      }
+      case Node::Kind::Logic: {  // the right side only when needed: "par1 != 0 && par0 / par1"
+        const bool left = eval(*n.kids[0]) != 0;
+        if (left == (n.op == '|')) return left;
+        return eval(*n.kids[1]) != 0;
+      }
+      case Node::Kind::Not:
+        return eval(*n.kids[0]) == 0;
       case Node::Kind::Param:
         require(n, 0);
-        return args_.scalar(n.par);
+        return read(n, args_.scalar(n.par));
       case Node::Kind::Extent:
         require(n, n.dim + 1);
-        return args_.extent(n.par, n.dim);
+        return read(n, args_.extent(n.par, n.dim));
       case Node::Kind::Index: {
         require(n, static_cast<int>(n.kids.size()));
         if (args_.rank(n.par) != static_cast<int>(n.kids.size()))
@@ -45,7 +61,7 @@ class Evaluator {
                         std::to_string(n.par));
           index.push_back(i);
         }
-        return args_.element(n.par, index);
+        return read(n, args_.element(n.par, index));
       }
     }
     return 0;
@@ -59,6 +75,33 @@ class Evaluator {
   }
 
  private:
+  std::int64_t read(const Node& n, std::int64_t v) const {
+    if (!reads_) return v;
+    std::string text = text_of(e_.source, n);
+    if (std::none_of(reads_->begin(), reads_->end(),
+                     [&](const auto& r) { return r.first == text; }))
+      reads_->emplace_back(std::move(text), v);
+    return v;
+  }
+
+  static bool compare(char op, std::int64_t a, std::int64_t b) {
+    switch (op) {
+      case '=':
+        return a == b;
+      case '!':
+        return a != b;
+      case '<':
+        return a < b;
+      case 'L':
+        return a <= b;
+      case '>':
+        return a > b;
+      case 'G':
+        return a >= b;
+    }
+    return false;
+  }
+
   std::int64_t binary(const Node& n, std::int64_t a, std::int64_t b) const {
     const std::string values = std::to_string(a) + " " + n.op + " " + std::to_string(b);
     std::int64_t r = 0;
@@ -102,6 +145,7 @@ class Evaluator {
   const ExprList& e_;
   const Args& args_;
   std::string_view ce_;
+  Reads* reads_;
 };
 
 }  // namespace
@@ -122,6 +166,15 @@ std::vector<std::int64_t> evaluate(const ExprList& e, const Args& args, std::str
 
 std::int64_t evaluate_value(const ExprList& e, const Args& args, std::string_view ce_name) {
   return Evaluator(e, args, ce_name).eval(*e.dims.at(0));
+}
+
+Verdict evaluate_condition(const ExprList& e, const Args& args, std::string_view ce_name) {
+  Evaluator::Reads reads;
+  Verdict v;
+  v.holds = Evaluator(e, args, ce_name, &reads).eval(*e.dims.at(0)) != 0;
+  for (const auto& [text, value] : reads)
+    v.values += (v.values.empty() ? "" : ", ") + text + " = " + std::to_string(value);
+  return v;
 }
 
 }  // namespace cei::expr

@@ -5,6 +5,13 @@
 //   unary := '-' unary | atom
 //   atom  := INT | '(' expr ')' | parN | parN.x | parN.y | parN.z | parN '[' expr ']' ('[' expr
 //   ']')*
+// and, for the conditions of [[cei::requires]], above it (a parenthesis there holds an `or`):
+//   or    := and ('||' and)*
+//   and   := not ('&&' not)*
+//   not   := '!' not | cmp
+//   cmp   := expr (('=='|'!='|'<'|'<='|'>'|'>=') expr)?
+// Numbers and conditions do not mix: arithmetic on a comparison, '!' or '&&' on a number, a
+// chain 'a < b < c' and a condition that is a number are syntax errors at the operand's column.
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -19,7 +26,7 @@ using NodePtr = std::shared_ptr<const Node>;
 
 class Parser {
  public:
-  explicit Parser(std::string_view src) : src_(src) {}
+  Parser(std::string_view src, bool conditions) : src_(src), conditions_(conditions) {}
 
   // Far beyond any real work size; keeps the recursion of this parser and of every later pass
   // over the tree (checker, evaluator) within a small stack, whatever the input.
@@ -39,7 +46,108 @@ class Parser {
     }
   }
 
+  ExprList condition() {
+    NodePtr n = logic_or();
+    skip_space();
+    if (!at_end()) {
+      if (peek() == '=' && !next_is('=')) fail_at("'=' assigns: compare with '=='");
+      if ((peek() == '&' && !next_is('&')) || (peek() == '|' && !next_is('|')))
+        fail_at("expected '&&' or '||'");
+      fail_expected("an operator or the end");
+    }
+    return {std::string(src_), {must_be_condition(n, "a requirement")}};
+  }
+
  private:
+  NodePtr logic_or() {
+    NodePtr left = logic_and();
+    while (skip_space(), !at_end() && peek() == '|' && next_is('|'))
+      left = logic(left, &Parser::logic_and);
+    return left;
+  }
+
+  NodePtr logic_and() {
+    NodePtr left = negation();
+    while (skip_space(), !at_end() && peek() == '&' && next_is('&'))
+      left = logic(left, &Parser::negation);
+    return left;
+  }
+
+  NodePtr logic(const NodePtr& left, NodePtr (Parser::*operand)()) {
+    auto n = std::make_shared<Node>();
+    n->kind = Node::Kind::Logic;
+    n->op = src_[pos_];
+    const std::string name = n->op == '&' ? "'&&'" : "'||'";
+    pos_ += 2;
+    NodePtr right = (this->*operand)();
+    n->kids = {must_be_condition(left, name), must_be_condition(right, name)};
+    n->begin = left->begin;
+    n->end = right->end;
+    return deepen(n, std::max(left->depth, right->depth));
+  }
+
+  NodePtr negation() {
+    skip_space();
+    if (at_end() || peek() != '!') return comparison();
+    auto n = std::make_shared<Node>();
+    n->kind = Node::Kind::Not;
+    n->begin = column();
+    Nest nest(*this);
+    ++pos_;
+    n->kids = {must_be_condition(negation(), "'!'")};
+    n->end = n->kids[0]->end;
+    return deepen(n, n->kids[0]->depth);
+  }
+
+  NodePtr comparison() {
+    NodePtr left = expr();
+    const char op = comparison_op();
+    if (!op) return left;
+    auto n = std::make_shared<Node>();
+    n->kind = Node::Kind::Compare;
+    n->op = op;
+    NodePtr right = expr();
+    n->kids = {must_be_number(left), must_be_number(right)};
+    n->begin = left->begin;
+    n->end = right->end;
+    if (comparison_op())
+      throw SyntaxError("comparisons do not chain: write 'a < b && b < c'", n->begin);
+    return deepen(n, std::max(left->depth, right->depth));
+  }
+
+  // Consumes a comparison operator; its code in Node::op, or 0 when none follows.
+  char comparison_op() {
+    skip_space();
+    if (at_end()) return 0;
+    const char c = peek();
+    const bool eq = next_is('=');
+    char op = 0;
+    if (c == '=' && eq) op = '=';
+    if (c == '!' && eq) op = '!';
+    if (c == '<') op = eq ? 'L' : '<';
+    if (c == '>') op = eq ? 'G' : '>';
+    if (op) pos_ += eq ? 2 : 1;
+    return op;
+  }
+
+  // Conditions are refused where a number goes, and numbers where a condition goes: C's
+  // conversions between them would hide a mistyped requirement.
+  NodePtr must_be_number(NodePtr n) const {
+    if (n->is_condition())
+      throw SyntaxError("'" + text_of(std::string(src_), *n) +
+                            "' is a condition, not a number: it cannot be computed with",
+                        n->begin);
+    return n;
+  }
+  NodePtr must_be_condition(NodePtr n, const std::string& of) const {
+    if (!n->is_condition())
+      throw SyntaxError("'" + text_of(std::string(src_), *n) + "' is a number, but " + of +
+                            " takes a condition: compare it, e.g. '" +
+                            text_of(std::string(src_), *n) + " > 0'",
+                        n->begin);
+    return n;
+  }
+
   NodePtr expr() {
     NodePtr left = term();
     while (skip_space(), !at_end() && (peek() == '+' || peek() == '-'))
@@ -59,7 +167,7 @@ class Parser {
     n->kind = Node::Kind::Binary;
     n->op = src_[pos_++];
     NodePtr right = (this->*operand)();
-    n->kids = {left, right};
+    n->kids = {must_be_number(left), must_be_number(right)};
     n->begin = left->begin;
     n->end = right->end;
     return deepen(n, std::max(left->depth, right->depth));
@@ -73,7 +181,7 @@ class Parser {
       n->begin = column();
       Nest nest(*this);
       ++pos_;
-      n->kids = {unary()};
+      n->kids = {must_be_number(unary())};
       n->end = n->kids[0]->end;
       return deepen(n, n->kids[0]->depth);
     }
@@ -89,7 +197,7 @@ class Parser {
       const std::size_t begin = column();
       Nest nest(*this);
       ++pos_;
-      auto inner = std::make_shared<Node>(*expr());
+      auto inner = std::make_shared<Node>(*(conditions_ ? logic_or() : expr()));
       skip_space();
       if (at_end() || peek() != ')') fail_expected("')'");
       ++pos_;
@@ -149,7 +257,7 @@ class Parser {
     while (skip_space(), !at_end() && peek() == '[') {
       Nest nest(*this);
       ++pos_;
-      n->kids.push_back(expr());
+      n->kids.push_back(must_be_number(expr()));
       deepen(n, n->kids.back()->depth);
       skip_space();
       if (at_end() || peek() != ']') fail_expected("']'");
@@ -179,6 +287,7 @@ class Parser {
     return n;
   }
 
+  [[noreturn]] void fail_at(const std::string& what) const { throw SyntaxError(what, column()); }
   [[noreturn]] void fail_expected(const std::string& what) {
     const std::string found =
         at_end() ? std::string("the end of the expression") : "'" + std::string(1, peek()) + "'";
@@ -190,9 +299,11 @@ class Parser {
   }
   bool at_end() const { return pos_ >= src_.size(); }
   char peek() const { return src_[pos_]; }
+  bool next_is(char c) const { return pos_ + 1 < src_.size() && src_[pos_ + 1] == c; }
   std::size_t column() const { return pos_ + 1; }
 
   std::string_view src_;
+  bool conditions_;  // parsing a [[cei::requires]]: a parenthesis may hold a condition
   std::size_t pos_ = 0;
   int nesting_ = 0;
 };
@@ -200,7 +311,11 @@ class Parser {
 }  // namespace
 
 ExprList parse(std::string_view source) {
-  return Parser(source).list();
+  return Parser(source, false).list();
+}
+
+ExprList parse_condition(std::string_view source) {
+  return Parser(source, true).condition();
 }
 
 }  // namespace cei::expr

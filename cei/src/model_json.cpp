@@ -100,6 +100,7 @@ ordered_json json_of(const CoreElement& ce) {
   if (ce.opencl_approximate) j["opencl_approximate"] = json_of(ce.opencl_approximate);
   if (!ce.significance.empty()) j["significance"] = ce.significance;
   if (ce.droppable) j["droppable"] = true;
+  if (!ce.requirements.empty()) j["requires"] = ce.requirements;
   return j;
 }
 

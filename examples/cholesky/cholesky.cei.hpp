@@ -11,20 +11,28 @@
 
 // clang-format off
 struct [[cei::interface]] CholeskyCEI {
+  // Every tile is square, and a CE's tiles are of one size: the native versions refuse other
+  // shapes, and the CLBlast calls take n = one tile's extent for every operand (they would read
+  // and write outside the others' buffers).
   [[cei::method(declaring_class = "chol")]]
+  [[cei::requires("par0.x == par0.y")]]
   static void potrf([[cei::inout]] cei::Matrix<float>& A, [[cei::out]] cei::Matrix<float>& L_inv);
 
   [[cei::method(declaring_class = "chol")]]
   [[cei::opencl(function = "chol_cl::trsm")]]
+  [[cei::requires("par0.x == par0.y")]] [[cei::requires("par1.x == par0.x && par1.y == par0.y")]]
   static void trsm([[cei::in]] const cei::Matrix<float>& L_inv,
                    [[cei::inout]] cei::Matrix<float>& B);
 
   [[cei::method(declaring_class = "chol")]]
   [[cei::opencl(function = "chol_cl::syrk")]]
+  [[cei::requires("par0.x == par0.y")]] [[cei::requires("par1.x == par0.x && par1.y == par0.y")]]
   static void syrk([[cei::in]] const cei::Matrix<float>& A, [[cei::inout]] cei::Matrix<float>& C);
 
   [[cei::method(declaring_class = "chol")]]
   [[cei::opencl(function = "chol_cl::gemm")]]
+  [[cei::requires("par0.x == par0.y")]] [[cei::requires("par1.x == par0.x && par1.y == par0.y")]]
+  [[cei::requires("par2.x == par0.x && par2.y == par0.y")]]
   static void gemm([[cei::in]] const cei::Matrix<float>& A, [[cei::in]] const cei::Matrix<float>& B,
                    [[cei::inout]] cei::Matrix<float>& C);
 };

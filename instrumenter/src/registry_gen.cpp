@@ -178,6 +178,12 @@ void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
   if (versions.empty()) o << "    {nullptr, nullptr},\n";
   o << "};\n";
   for (const auto& [cl, symbol] : opencl_impls(ce)) emit_opencl(o, *cl, symbol);
+  if (!ce.requirements.empty()) {
+    o << "const char* const __cei_requires_" << id << "[] = {";
+    for (std::size_t i = 0; i < ce.requirements.size(); ++i)
+      o << (i ? ", " : "") << quoted(ce.requirements[i]);
+    o << "};\n";
+  }
   o << "}  // namespace\n\n";
   o << "const ::cei::rt::CeInfo " << ce_symbol(ce) << "{" << quoted(ce.name) << ", "
     << quoted(ce.interface_name) << ", " << (ce.is_static ? "false" : "true") << ", __cei_params_"
@@ -187,7 +193,9 @@ void emit_ce(std::ostringstream& o, const model::CoreElement& ce) {
     << (ce.opencl ? "&__cei_opencl_" + id : std::string("nullptr")) << ", " << failure_spec(ce)
     << ", " << (ce.opencl_approximate ? "&__cei_opencl_approximate_" + id : std::string("nullptr"))
     << ", " << (ce.significance.empty() ? std::string("nullptr") : quoted(ce.significance)) << ", "
-    << (ce.droppable ? "true" : "false") << "};\n";
+    << (ce.droppable ? "true" : "false") << ", "
+    << (ce.requirements.empty() ? std::string("nullptr") : "__cei_requires_" + id) << ", "
+    << ce.requirements.size() << "};\n";
   o << "namespace {\nconst ::cei::rt::Registration __cei_registration_" << id << "{"
     << ce_symbol(ce) << "};\n";
 }

@@ -118,6 +118,10 @@ class RemoteReplica : public rt::Replica {
   void to_host(void* dst, std::function<void(std::exception_ptr)> done) override;
   std::size_t bytes() const override { return bytes_; }
   const std::vector<std::int64_t>& extents() const { return extents_; }
+  std::optional<std::vector<std::int64_t>> known_extents() const override {
+    if (extents_.empty()) return std::nullopt;  // unknown, or a scalar's or an object's
+    return extents_;
+  }
 
  private:
   // Brings the value to dst, or recomputes it from its lineage when the node lost it; then done.

@@ -1,5 +1,6 @@
 #include "scheduler.hpp"
 
+#include "requirements_check.hpp"
 #include "runtime_core.hpp"
 #include "significance.hpp"
 
@@ -96,6 +97,23 @@ std::size_t Scheduler::count_fitting(const TaskImpl& t, const Placement& pl, boo
 bool Scheduler::dispatch(TaskImpl& t, const Placement& pl) {
   if (t.explores) end_exploration(t);  // a retry or an orphan: that measurement will not come
   if (t.explored_version >= 0) end_version_exploration(t);
+  if (!t.requirements_checked) {
+    // [[cei::requires]] reads the arguments as the task will run on them: those of earlier tasks
+    // once they are ready. A broken one fails the task here, before any platform sees it.
+    // One whose value a requirement reads but a device or node keeps (not only its shape, which
+    // the replica knows) is brought to the host first.
+    const Requirements r = check_requirements(t, t.requirements_fetched);
+    if (r == Requirements::Unreadable) {
+      if (place_when_ready(t, pl)) return true;
+      t.requirements_fetched = true;
+      Placement later = pl;
+      later.retry_of = nullptr;  // the caller's: gone by then
+      bring_inputs_to_host(t, [this, self = t.self, later] { dispatch(*impl(self.get()), later); });
+      return true;
+    }
+    t.requirements_checked = true;
+    if (r == Requirements::Broken) return true;
+  }
   if (!t.quality_decided) {
     // A significance reads the task's arguments: those of earlier tasks once they are ready (one
     // over scalar parameters at once).

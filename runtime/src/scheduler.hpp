@@ -7,8 +7,10 @@
 //   3. Under a policy that sees the graph, with a choice: wait for its inputs (place_when_ready).
 //   4. Forecasts of each candidate; the policy picks one.
 //   5. The exploration gate may hold it until an unmeasured platform has reported.
-//   0. Once, before the first placement: the task's Quality (accurate, approximate, dropped) from
-//      Policy::quality or its significance (evaluated once its inputs are ready).
+//   0. Once, before anything else: the CE's [[cei::requires]] on the task's arguments (once they
+//      are ready); a broken one fails the task with a TaskError, and no platform sees it.
+//      Then, once, before the first placement: the task's Quality (accurate, approximate,
+//      dropped) from Policy::quality or its significance (evaluated once its inputs are ready).
 //   6. A new attempt opens. (A PicksVersion platform asks choose_version() for the native
 //      version of the task's quality as the task starts there.)
 //   7. A MayBeLost platform's task is tracked, and its timeout clock starts; submit().

@@ -64,6 +64,10 @@ class TaskImpl final : public TaskContext {
   int significance_ = 100;
   Quality quality_ = Quality::Accurate;
   bool quality_decided = false;
+  // [[cei::requires]]: checked once before the first placement, its inputs fetched to the host
+  // first when one lives only on a device (Scheduler::dispatch).
+  bool requirements_checked = false;
+  bool requirements_fetched = false;
   int significance() const override { return significance_; }
   Quality quality() const override { return quality_; }
 

@@ -297,4 +297,85 @@ TEST(ExprParse, RandomInputParsesOrFailsInside) {
   EXPECT_GT(parsed, 20);  // the tokens do form valid expressions
 }
 
+// ---- Conditions ([[cei::requires]]) ----
+
+cei::expr::Verdict verdict(const std::string& src, std::vector<Arg> args = {}) {
+  return cei::expr::evaluate_condition(cei::expr::parse_condition(src), TestArgs(std::move(args)),
+                                       "f");
+}
+
+std::string condition_syntax(const std::string& src) {
+  const auto e = expect_throw<SyntaxError>([&] { cei::expr::parse_condition(src); });
+  return std::to_string(e.column) + ": " + e.what();
+}
+
+TEST(ExprCondition, ComparisonsAndLogic) {
+  const std::vector<Arg> args = {array({2, 3}), array({3, 20000}), scalar(0)};
+  EXPECT_TRUE(verdict("par0.y == par1.x", args).holds);
+  EXPECT_FALSE(verdict("par0.x == par1.y", args).holds);
+  EXPECT_TRUE(verdict("par0.x != par0.y && par0.x < par0.y && par0.y <= 3", args).holds);
+  EXPECT_TRUE(verdict("par1.y >= 20000 && par1.y > 19999", args).holds);
+  EXPECT_TRUE(verdict("par2 == 1 || par0.x * par0.y == 6", args).holds);
+  EXPECT_TRUE(verdict("!(par2 == 1)", args).holds);
+  EXPECT_FALSE(verdict("!!(par2 == 1)", args).holds);
+  EXPECT_TRUE(verdict("(par0.x + 1) * 2 == 6 && (par2 == 0 || par2 == 1)", args).holds);
+  // && binds tighter than ||, as in C.
+  EXPECT_TRUE(verdict("1 == 1 || 1 == 2 && 1 == 2").holds);
+}
+
+TEST(ExprCondition, ValuesReadNameTheDimensionsOnce) {
+  const auto v = verdict("par0.y == par1.x && par0.y > 0", {array({20000, 1}), array({2})});
+  EXPECT_FALSE(v.holds);
+  EXPECT_EQ(v.values, "par0.y = 1, par1.x = 2");
+}
+
+TEST(ExprCondition, ShortCircuitSkipsTheRightSide) {
+  const std::vector<Arg> args = {array({8}), scalar(0)};
+  EXPECT_TRUE(verdict("par1 == 0 || par0.x / par1 > 2", args).holds);
+  EXPECT_FALSE(verdict("par1 != 0 && par0.x / par1 > 2", args).holds);
+  EXPECT_EQ(verdict("par1 != 0 && par0.x / par1 > 2", args).values, "par1 = 0");
+  EXPECT_THROW(verdict("par0.x / par1 > 2", args), EvalError);
+}
+
+TEST(ExprCondition, NumbersAndConditionsDoNotMix) {
+  EXPECT_EQ(condition_syntax("par0.x"),
+            "1: 'par0.x' is a number, but a requirement takes a condition: compare it, e.g. "
+            "'par0.x > 0'");
+  EXPECT_EQ(condition_syntax("(par0.x > 1) + 1 > 0"),
+            "1: '(par0.x > 1)' is a condition, not a number: it cannot be computed with");
+  EXPECT_EQ(condition_syntax("par0.x > 1 && par1"),
+            "15: 'par1' is a number, but '&&' takes a condition: compare it, e.g. 'par1 > 0'");
+  EXPECT_EQ(condition_syntax("!par0.x"),
+            "2: 'par0.x' is a number, but '!' takes a condition: compare it, e.g. 'par0.x > 0'");
+  EXPECT_EQ(condition_syntax("par0[par1 == 1] > 0"), "11: expected ']', found '='");
+}
+
+TEST(ExprCondition, SyntaxErrorsPointAtTheMistake) {
+  EXPECT_EQ(condition_syntax("par0.x = 3"), "8: '=' assigns: compare with '=='");
+  EXPECT_EQ(condition_syntax("par0.x > 1 & par1 > 0"), "12: expected '&&' or '||'");
+  EXPECT_EQ(condition_syntax("0 < par0.x < 9"),
+            "1: comparisons do not chain: write 'a < b && b < c'");
+  EXPECT_EQ(condition_syntax("par0.x > 1, par1 > 0"),
+            "11: expected an operator or the end, found ','");
+  EXPECT_EQ(condition_syntax("par0.x >"),
+            "9: expected an expression, found the end of the expression");
+  EXPECT_EQ(condition_syntax("(par0.x > 1"), "12: expected ')', found the end of the expression");
+}
+
+TEST(ExprCondition, WorkSizesStayNumbers) {
+  EXPECT_EQ(syntax_column("par0.x == 1"), 8u);
+  EXPECT_EQ(syntax_column("(par0.x > 1)"), 9u);
+}
+
+TEST(ExprCondition, CheckedAsWorkSizes) {
+  const std::vector<ParamShape> shapes = {{"v", false, true, 1}, {"n", true, true, 0}};
+  const auto e = cei::expr::parse_condition("par0.x > 0 && par2 == 1");
+  EXPECT_EQ(expect_throw<CheckError>([&] { cei::expr::check(e, shapes); }).column, 15u);
+  const auto uses = cei::expr::params_used(cei::expr::parse_condition("par1 > 0 || par0[0] > 1"));
+  ASSERT_EQ(uses.size(), 2u);
+  EXPECT_EQ(uses[0].par, 1u);
+  EXPECT_EQ(uses[1].par, 0u);
+  EXPECT_EQ(uses[1].column, 13u);
+}
+
 }  // namespace

@@ -1,6 +1,7 @@
-// Work-size expressions: parse, then check against a fixed set of parameter shapes, then evaluate
-// on synthetic arguments of those shapes. Only the documented errors may come out; anything else
-// (another exception, a crash, an element read out of range) is a finding.
+// Work-size expressions and [[cei::requires]] conditions: parse, then check against a fixed set of
+// parameter shapes, then evaluate on synthetic arguments of those shapes. Only the documented
+// errors may come out; anything else (another exception, a crash, an element read out of range)
+// is a finding.
 #include <cei/expr.hpp>
 
 #include <array>
@@ -51,10 +52,34 @@ class SyntheticArgs : public cei::expr::Args {
   }
 };
 
+// The same text as a condition: one node; only the documented errors.
+void fuzz_condition(std::string_view text) {
+  cei::expr::ExprList cond;
+  try {
+    cond = cei::expr::parse_condition(text);
+  } catch (const cei::expr::SyntaxError& e) {
+    FUZZ_CHECK(e.column >= 1 && e.column <= text.size() + 1,
+               "syntax error column outside the text");
+    return;
+  }
+  FUZZ_CHECK(cond.dims.size() == 1, "a condition is one expression");
+  SyntheticArgs args;
+  try {
+    cei::expr::check(cond, kShapes);
+    const cei::expr::Verdict v = cei::expr::evaluate_condition(cond, args, "fuzz");
+    FUZZ_CHECK(v.values.empty() || v.values.find(" = ") != std::string::npos,
+               "values not written as 'parN... = value'");
+  } catch (const cei::expr::CheckError& e) {
+    FUZZ_CHECK(e.column >= 1 && e.column <= text.size() + 1, "check error column outside the text");
+  } catch (const cei::expr::EvalError&) {
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
+  fuzz_condition(text);
   cei::expr::ExprList list;
   try {
     list = cei::expr::parse(text);

@@ -19,6 +19,8 @@
 //   [[cei::approximate(declaring_class = "S")]]   a cheaper, less accurate native version S::name
 //   [[cei::opencl(..., approximate = true)]]      a cheaper, less accurate kernel
 //   [[cei::significance("expr", droppable = true)]]  0..100, over the parameters as work sizes
+//   [[cei::requires("par0.y == par1.x")]]   a condition every call's arguments meet (repeatable):
+//                                            work-size terms, == != < <= > >=, && || !
 //   [[cei::in]] [[cei::out]] [[cei::inout]]  parameter directions (in is the default)
 //   [[cei::on_failure(policy = "retry|cancel_successors|ignore|fail", retries = N,
 //                     timeout_ms = N)]]      what the runtime does when a task fails

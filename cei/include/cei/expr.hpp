@@ -4,6 +4,11 @@
 //   auto e = cei::expr::parse("par0.x, par1.y");           // throws SyntaxError{column}
 //   cei::expr::check(e, shapes);                            // build time: unknown parN, .y on 1-D
 //   std::vector<std::int64_t> gws = cei::expr::evaluate(e, args, "multiply");  // run time
+//
+// Conditions ([[cei::requires]]) add comparisons, && || ! over the same numbers:
+//   auto c = cei::expr::parse_condition("par0.y == par1.x");  // one condition, no list
+//   cei::expr::Verdict v = cei::expr::evaluate_condition(c, args, "multiply");
+//   if (!v.holds) std::cerr << v.values;                     // "par0.y = 1, par1.x = 20000"
 #pragma once
 
 #include <cstdint>
@@ -41,6 +46,9 @@ struct EvalError : std::runtime_error {
 };
 
 ExprList parse(std::string_view source);
+// One condition (dims has one node, a comparison, '!', '&&' or '||'): a number at the top, or
+// a number and a condition mixed, is a SyntaxError.
+ExprList parse_condition(std::string_view source);
 
 // What the checker knows of each parameter (the callee not counted).
 struct ParamShape {
@@ -50,6 +58,13 @@ struct ParamShape {
   int rank;  // arrays: 1..3; vectors/strings: 1; scalars: 0; objects: -1 (unusable)
 };
 void check(const ExprList& e, std::span<const ParamShape> params);
+
+// Where each parameter is read (parN, parN.x, parN[i]), in the order of the text.
+struct ParamUse {
+  std::size_t par;
+  std::size_t column;
+};
+std::vector<ParamUse> params_used(const ExprList& e);
 
 // What the evaluator reads of the actual arguments.
 class Args {
@@ -64,5 +79,14 @@ class Args {
 std::vector<std::int64_t> evaluate(const ExprList& e, const Args& args, std::string_view ce_name);
 // The first expression's value, negative or not (a significance, not a size).
 std::int64_t evaluate_value(const ExprList& e, const Args& args, std::string_view ce_name);
+
+// A condition's value and, for the message of a broken one, what it read: "par0.y = 1, par1.x =
+// 20000" (each parameter, extent or element once, in the order of the text; && and || read
+// their right side only when the left does not decide).
+struct Verdict {
+  bool holds = false;
+  std::string values;
+};
+Verdict evaluate_condition(const ExprList& e, const Args& args, std::string_view ce_name);
 
 }  // namespace cei::expr

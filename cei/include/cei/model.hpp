@@ -78,6 +78,8 @@ struct CoreElement {
   // [[cei::significance("expr", droppable = true)]]: "" when absent (always accurate).
   std::string significance;
   bool droppable = false;
+  // [[cei::requires("expr")]], in the order written: conditions every call's arguments meet.
+  std::vector<std::string> requirements;
 };
 
 struct Model {

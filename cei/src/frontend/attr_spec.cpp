@@ -92,6 +92,7 @@ const std::vector<AttrSpec>& specs() {
        {{"expr", K::String}, {"droppable", K::Bool}},
        {"expr"},
        "expr"},
+      {"requires", On::Function, {{"expr", K::String}}, {"expr"}, "expr"},
       {"on_failure",
        On::Function,
        {{"policy", K::String}, {"retries", K::Integer}, {"timeout_ms", K::Integer}},

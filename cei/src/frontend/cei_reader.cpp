@@ -10,6 +10,7 @@
 #include "attr_tokens.hpp"
 #include "opencl_reader.hpp"
 #include "read_context.hpp"
+#include "requires_reader.hpp"
 #include "significance_reader.hpp"
 #include "type_classify.hpp"
 #include "version_reader.hpp"
@@ -114,6 +115,8 @@ class Reader {
         }
         significance = &a;
         read_significance(rc_, ce, a);
+      } else if (name == "requires") {
+        read_requires(rc_, ce, a);
       }
     }
     if (opencl[0]) ce.opencl = read_opencl(rc_, ce, *opencl[0]);

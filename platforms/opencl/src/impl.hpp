@@ -20,12 +20,14 @@
 #include <cei/rt/input_waiter.hpp>
 #include <cei/rt/task_context.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -325,6 +327,9 @@ class DeviceReplica : public rt::Replica, public std::enable_shared_from_this<De
   const std::shared_ptr<Outcome>& outcome() const { return outcome_; }
   const rt::TypeOps& type() const { return type_; }
   const std::array<std::int64_t, 3>& extents() const { return extents_; }
+  std::optional<std::vector<std::int64_t>> known_extents() const override {
+    return std::vector<std::int64_t>(extents_.begin(), extents_.begin() + std::min(type_.rank, 3));
+  }
 
  private:
   std::shared_ptr<OpenCLPlatform::Impl> impl_;

@@ -3,6 +3,9 @@
 // downloads are sent from it, so a large array crosses this process without a copy of its own.
 #include <cei/worker/node.hpp>
 
+#include <cei/rt/requirements.hpp>
+#include <cei/rt/task_error.hpp>
+
 #include "../../opencl/src/expr_args.hpp"  // header-only: what work-size expressions read
 #include "data_store.hpp"
 #include "executor.hpp"
@@ -601,6 +604,18 @@ struct Node::Impl final : HttpHandler {
     return r;
   }
 
+  // [[cei::requires]]: a request whose arguments break the CE's requirements is refused before
+  // anything runs, with the text the program would see had its runtime checked them
+  // (cei/rt/requirements.hpp). Out parameters are never read: the CEI reader refuses that.
+  static void check_requirements(const rt::CeInfo& ce,
+                                 const std::vector<std::shared_ptr<void>>& args) {
+    std::vector<rt::CallArg> call;
+    for (const auto& a : args) call.push_back({a.get(), std::nullopt});
+    const std::string broken = rt::broken_requirement(ce, call);
+    if (!broken.empty())
+      throw ProtocolError(400, rt::TaskError(rt::qualified_name(ce), broken).what());
+  }
+
   // A CE with an OpenCL version states in its work-size and result-size expressions which shapes
   // its implementations take: inputs those refuse, or a result larger than the node may store,
   // are refused before anything runs. Out parameters have no shape yet: such CEs are not checked.
@@ -712,6 +727,7 @@ struct Node::Impl final : HttpHandler {
       if (p.dir != rt::Dir::In) outputs.push_back(a.out);
       job.args.push_back(std::move(obj));
     }
+    check_requirements(*ce, job.args);
     check_shapes(*ce, job.args);
     if (ce->result) {
       job.args.push_back(exec->make_object(*ce->result));

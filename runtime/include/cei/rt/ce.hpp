@@ -81,6 +81,10 @@ struct CeInfo {
   // A task of significance 0 with no approximate version may be skipped, its outputs left as
   // they were.
   bool droppable = false;
+  // [[cei::requires("expr")]]: conditions over the parameters (as work sizes are) that the
+  // arguments of every task meet; one that does not fails before anything runs (requirements.hpp).
+  const char* const* requirements = nullptr;
+  std::size_t nrequirements = 0;
 };
 
 // Adds a CE to the process-wide registry (static initialisation of generated code).

@@ -24,6 +24,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,10 @@ class Replica {
   // that copy on the caller's thread (wait for the device there, then call done) rather than on
   // a driver's callback thread, which can take a quarter millisecond to wake. Optional.
   virtual void expedite() {}
+  // The value's extents (one per dimension of an array, vector or string), when the replica
+  // knows them without a copy: [[cei::requires]] reads shapes there instead of fetching the value.
+  // Optional.
+  virtual std::optional<std::vector<std::int64_t>> known_extents() const { return std::nullopt; }
 };
 
 // One value of one datum. Produced once (by the host or a task), read by any number of tasks.
