@@ -7,6 +7,7 @@
 // waits for nothing.
 #include <cstdio>
 #include <span>
+#include <vector>
 
 #include "ops.hpp"
 
@@ -73,4 +74,15 @@ void not_this_rule() {
   long n = static_cast<long>(v.size());
   std::printf("%ld %ld\n", p[0], n);
   // CHECK: std::printf("%ld %ld\n", p[0], n);
+}
+
+// -----
+// A pointer into an element of a vector of task data (issue 36's `pts[0].data()`): a host write
+// through it right after the CE call waits for the task first, as in -seq.
+void element_pointer() {
+  std::vector<Vec> pts(2, Vec{1, 2, 3});
+  long* p = pts[0].data();
+  ops::scale(pts[0], 2);
+  p[0] = 9;
+  // CHECK: ((void)::cei::rt::sync(pts), p)[0] = 9;
 }
