@@ -12,7 +12,8 @@ struct [[cei::interface]] HalvesCEI {
   [[cei::opencl(kernel = "halves.cl", global_work_size = "par0.x", result_size = "par0.x")]]
   static cei::Vector<float> full([[cei::in]] const cei::Vector<float>& a);
   [[cei::method(declaring_class = "halves")]]
-  [[cei::opencl(kernel = "halves.cl", global_work_size = "par0.x / 2", result_size = "par0.x")]]
+  [[cei::opencl(kernel = "halves.cl", global_work_size = "par0.x / 2", result_size = "par0.x",
+                name = "halved")]]  // `half` is a type in OpenCL C
   static cei::Vector<float> half([[cei::in]] const cei::Vector<float>& a);
 };
 // clang-format on

@@ -4,7 +4,7 @@ __kernel void full(__global const float* a, __global float* r) {
   r[i] = 2 * a[i];
 }
 
-__kernel void half(__global const float* a, __global float* r) {
+__kernel void halved(__global const float* a, __global float* r) {
   const size_t i = get_global_id(0);
   r[i] = 2 * a[i];
 }
