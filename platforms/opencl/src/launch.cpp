@@ -33,8 +33,8 @@ std::string join(const std::vector<std::int64_t>& v) {
 }
 
 // CEI_OPENCL_CHECK_RESULTS: the byte an output buffer is filled with before its kernel. 0xA5 in
-// every byte is no small integer, and as a float or double a huge negative number (-2.9e-16 /
-// -1.6e-106 in magnitude order), rare in real data; an element that does hold it is reported.
+// every byte is no small integer (int -1515870811) and an odd tiny float (-2.9e-16) or double
+// (-2.5e-127): rare in real data; an element that does hold it is reported all the same.
 constexpr unsigned char kUnwritten = 0xA5;
 
 struct Unwritten {
