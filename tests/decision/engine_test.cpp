@@ -170,6 +170,7 @@ std::vector<BadValue> bad_values() {
       {"CEI_OPENCL_MAX_INFLIGHT", "many", "CEI_OPENCL_MAX_INFLIGHT: expected an integer"},
       {"CEI_OPENCL_NAIVE", "maybe", "CEI_OPENCL_NAIVE: expected 1, on, true, yes, 0, off"},
       {"CEI_OPENCL_IN_ORDER", "2", "CEI_OPENCL_IN_ORDER: expected 1, on"},
+      {"CEI_OPENCL_CHECK_RESULTS", "maybe", "CEI_OPENCL_CHECK_RESULTS: expected 1, on"},
       {"CEI_OPENCL_CACHE", "/dev/null", "CEI_OPENCL_CACHE: '/dev/null' is not a directory"},
       {"CEI_MAX_IN_FLIGHT", "0", "CEI_MAX_IN_FLIGHT: expected an integer from 1 to"},
       {"CEI_BLOCK_CACHE_MB", "lots", "CEI_BLOCK_CACHE_MB: expected an integer from 0 to"},

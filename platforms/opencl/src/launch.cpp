@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <iostream>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 namespace cei::opencl {
@@ -28,6 +30,36 @@ std::string join(const std::vector<std::int64_t>& v) {
   std::string s;
   for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
   return s;
+}
+
+// CEI_OPENCL_CHECK_RESULTS: the byte an output buffer is filled with before its kernel. 0xA5 in
+// every byte is no small integer (int -1515870811) and an odd tiny float (-2.9e-16) or double
+// (-2.5e-127): rare in real data; an element that does hold it is reported all the same.
+constexpr unsigned char kUnwritten = 0xA5;
+
+struct Unwritten {
+  std::size_t count = 0, first = 0, total = 0;
+};
+
+// Reads buf back once the kernel is done and counts the elements still holding the pattern.
+// Blocks the launching thread: a debug mode, which trades overlap for a clear report. Nothing
+// when the kernel failed: that failure is reported as such.
+std::optional<Unwritten> read_unwritten(cl_command_queue q, cl_mem buf, std::size_t bytes,
+                                        std::size_t elem, cl_event kernel) {
+  std::vector<unsigned char> host(bytes);
+  cl_event ev = nullptr;
+  check(clEnqueueReadBuffer(q, buf, CL_FALSE, 0, bytes, host.data(), 1, &kernel, &ev),
+        "clEnqueueReadBuffer");
+  const Event read(ev);
+  if (clWaitForEvents(1, &ev) != CL_SUCCESS) return std::nullopt;
+  Unwritten u;
+  u.total = elem ? bytes / elem : 0;
+  for (std::size_t e = 0; e < u.total; ++e) {
+    const unsigned char* p = host.data() + e * elem;
+    if (std::all_of(p, p + elem, [](unsigned char b) { return b == kUnwritten; }))
+      if (u.count++ == 0) u.first = e;
+  }
+  return u;
 }
 
 struct WorkSizes {
@@ -98,6 +130,19 @@ std::size_t count(const std::vector<std::int64_t>& e) {
   return std::accumulate(e.begin(), e.end(), std::size_t{1}, [](std::size_t a, std::int64_t b) {
     return a * static_cast<std::size_t>(b);
   });
+}
+
+// One line per output of a task with elements its kernel never wrote, with the work size that
+// is the usual cause (issue 36: a wrong global_work_size otherwise crashes a later reader).
+void warn_unwritten(const rt::CeInfo& ce, const rt::OpenCLImpl& cl, const std::string& device,
+                    std::size_t arg, const Unwritten& u, const std::vector<std::int64_t>& global) {
+  const std::string what = arg < ce.nparams ? "par" + std::to_string(arg) : "the result";
+  std::ostringstream msg;
+  msg << "cei: warning: CE '" << ce.interface_name << "::" << ce.name << "' on " << device << ": "
+      << u.count << " of " << u.total << " elements of " << what
+      << " were never written by kernel '" << cl.kernel_name << "' (first: " << u.first
+      << "; global_work_size \"" << cl.global_work_size << "\" = " << join(global) << ")\n";
+  std::cerr << msg.str() << std::flush;
 }
 
 }  // namespace
@@ -199,6 +244,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
     // arguments, or handed to the function, once all are there.
     auto [kq, kq_index] = queue(reps);  // the kernel's queue, and its on-device copies
     r->queue = kq_index;
+    // Functions write their outputs on the host and are not checked (docs/opencl.md).
+    const bool checking = options.check_results && !cl.function;
     std::vector<cl_event> wait;
     std::vector<std::weak_ptr<Outcome>> sources;  // where a failure of the kernel may start
     for (auto& rep : reps)
@@ -270,6 +317,14 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         } else if (!a.in) {
           buf = allocate(bytes);
           if (options.naive) r->scratch.emplace_back(buf, bytes);
+          if (checking && bytes) {
+            cl_event ev = nullptr;
+            check(clEnqueueFillBuffer(kq, buf.get(), &kUnwritten, 1, 0, bytes, 0, nullptr, &ev),
+                  "clEnqueueFillBuffer");
+            enqueued(kq);
+            r->writes.push_back({Event(ev)});
+            wait.push_back(ev);
+          }
         }
         out_mem[i] = buf;
       }
@@ -326,6 +381,15 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       enqueued(kq);
     }
     r->kernel = Event(kev);
+    if (checking && !inject) {  // an injected failure completes later in this function
+      clFlush(kq);
+      for (std::size_t i = 0; i < nargs; ++i)
+        if (out_mem[i] && !args[i].in)
+          if (auto u = read_unwritten(read_queue(), out_mem[i].get(), bytes_of(i),
+                                      args[i].type->elem_size, kev);
+              u && u->count)
+            warn_unwritten(ce, cl, name, i, *u, w.global);
+    }
     r->outcome = std::make_shared<Outcome>(&ce, plan.what, kev, std::move(sources));
     if (capped) {
       r->slot = slot;

@@ -74,6 +74,7 @@ Options Options::from_env() {
   o.queues = static_cast<std::size_t>(e.queues.value_or(0));
   o.max_inflight = static_cast<std::size_t>(e.max_inflight.value_or(0));
   o.pinned = e.pinned;
+  o.check_results = e.check_results.value_or(false);
   if (const char* v = std::getenv("CEI_OPENCL_CACHE")) o.cache_dir = v;
   if (const char* v = std::getenv("CEI_OPENCL_BUILD_OPTIONS")) o.build_options = v;
   if (const char* v = std::getenv("CEI_OPENCL_FAIL_KERNEL")) o.fail_kernel = v;

@@ -51,6 +51,9 @@ struct Options {
   // Fault injection for tests: launches of this kernel fail at execution, after their outputs
   // were published (a wait-list event that ends with CL_OUT_OF_RESOURCES).
   std::string fail_kernel;
+  // Debug mode (CEI_OPENCL_CHECK_RESULTS): a kernel's out and result buffers are filled with
+  // a pattern before it runs and read back after; elements still holding it are reported.
+  bool check_results = false;
   static Options from_env();
 };
 

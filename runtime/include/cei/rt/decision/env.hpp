@@ -137,6 +137,9 @@ inline std::optional<bool> env_flag(const char* name) {
 // What the OpenCL platforms read (platforms/opencl, Options::from_env), checked once at launch.
 struct OpenCLEnv {
   std::optional<bool> naive, in_order, pinned;
+  // CEI_OPENCL_CHECK_RESULTS=1: kernels' output buffers filled with a pattern and read back to
+  // report elements never written (docs/opencl.md, "Checking results").
+  std::optional<bool> check_results;
   std::optional<std::uint64_t> mem_cap;  // bytes
   std::optional<std::int64_t> queues, max_inflight;
   // CEI_OPENCL_OPEN=first: the devices open before the first task, kernels build on the thread
@@ -149,6 +152,7 @@ inline OpenCLEnv opencl_env() {
   e.naive = env_flag("CEI_OPENCL_NAIVE");
   e.in_order = env_flag("CEI_OPENCL_IN_ORDER");
   e.pinned = env_flag("CEI_OPENCL_PINNED");
+  e.check_results = env_flag("CEI_OPENCL_CHECK_RESULTS");
   // From 1 MiB: below it not even one image of an example fits, and every task would fail.
   e.mem_cap = env_bytes("CEI_OPENCL_MEM_CAP", std::uint64_t{1} << 20, std::uint64_t{1} << 50);
   e.queues = env_integer("CEI_OPENCL_QUEUES", 0, 64);
