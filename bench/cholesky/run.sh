@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # CEI's tiled Cholesky (examples/cholesky) beside the libraries a user would call instead, all in
-# one run: LAPACKE_spotrf on the whole matrix with the BLAS's threads (cei-lapacke-spotrf),
+# one run: LAPACKE_spotrf on the whole matrix with the BLAS's threads (cei-lapacke-spotrf), the
+# same tiled program written by hand on one OpenCL device (cei-cholesky-clblast),
 # cuSOLVER's spotrf through PyTorch with the data on the GPU (cusolver.py, where PyTorch sees a
 # CUDA device) and StarPU's cholesky_implicit (Debian's starpu-examples, same tiling). Same
 # single-precision matrix, same flop count (N^3/3). Prints a Markdown table of the median GFlop/s
 # of REPS runs per configuration and its ratio to LAPACKE; every run's figure goes to stderr.
 #   bench/cholesky/run.sh BUILD_DIR [N=2048] [TILES=8] [REPS=5]
-# CHOLESKY_ROWS=lapacke,cusolver,cpu,first,profiled,opencl,starpu (the default: all) picks rows,
+# CHOLESKY_ROWS=lapacke,cusolver,cpu,first,profiled,opencl,handcl,starpu (the default: all) picks rows,
 # e.g. to leave out the slow ones at large N.
 # STARPU_CHOLESKY=path overrides where cholesky_implicit is looked for (dpkg -L starpu-examples).
 set -euo pipefail
@@ -16,6 +17,7 @@ chol=$build/examples/cholesky/cholesky
 [ -x "$chol" ] || { echo "run.sh: no $chol (build the target cholesky)" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 lapacke=${CEI_LAPACKE_SPOTRF:-$build/bench/cholesky/cei-lapacke-spotrf}
+handcl=${CEI_CHOLESKY_CLBLAST:-$build/bench/cholesky/cei-cholesky-clblast}
 starpu=${STARPU_CHOLESKY:-$(dpkg -L starpu-examples 2>/dev/null | grep '/cholesky_implicit$' | head -1 || true)}
 
 work=$(mktemp -d)
@@ -30,9 +32,10 @@ starpu_run() { env STARPU_SILENT=1 "$@" "$starpu" -size "$n" -nblocks "$tiles" |
 
 # The references time REPS runs in one process (after a warm-up for cuSOLVER): "... G GFlop/s".
 lapacke_runs() { "$lapacke" "$n" "$reps" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
+handcl_runs() { "$handcl" "$n" "$tiles" "$reps" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
 cusolver_runs() { python3 "$here/cusolver.py" "$n" "$reps" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
 
-rows=",${CHOLESKY_ROWS:-lapacke,cusolver,cpu,first,profiled,opencl,starpu},"
+rows=",${CHOLESKY_ROWS:-lapacke,cusolver,cpu,first,profiled,opencl,handcl,starpu},"
 want() { [[ $rows == *",$1,"* ]]; }
 reference=""  # LAPACKE's median: every row's ratio is to it
 row() {  # row PROGRAM CONFIGURATION RUNNER ENV...
@@ -74,6 +77,9 @@ if want profiled; then
   row CEI "default platforms, CEI_PROFILE saved" cei_run CEI_PROFILE="$work/profile.json"
 fi
 ! want opencl || row CEI "default platforms, CEI_POLICY=only:opencl0" cei_run CEI_POLICY=only:opencl0
+if want handcl && [ -x "$handcl" ] && mapfile -t runs < <(handcl_runs) && ((${#runs[@]})); then
+  emit "hand-written" "same tiles, CLBlast on one device, potrf by LAPACKE" "${runs[@]}"
+fi
 if ! want starpu; then
   :
 elif [ -n "$starpu" ] && [ -x "$starpu" ]; then

@@ -18,7 +18,7 @@ PROGRAMS+=(examples/bezier_budget/bezier_budget examples/bezier_budget/bezier_bu
 PROGRAMS+=(bench/overhead/cei-bench-overhead bench/opencl/cei_opencl_bench
            bench/remote/cei-bench-remote bench/starpu/cei-starpu-matmul
            bench/second_thoughts/cei_bench_rethink bench/policies/cei_policies_bench
-           bench/cholesky/cei-lapacke-spotrf)
+           bench/cholesky/cei-lapacke-spotrf bench/cholesky/cei-cholesky-clblast)
 
 if [ "${CEI_BUNDLE_NO_BUILD:-0}" != 1 ]; then
   [ -f "$BUILD/build.ninja" ] || bash scripts/build.sh
