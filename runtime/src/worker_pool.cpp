@@ -89,4 +89,8 @@ bool WorkerPool::on_worker() noexcept {
   return Executor<TaskContext>::on_worker();
 }
 
+void WorkerPool::share_next() {
+  Executor<TaskContext>::share_next();
+}
+
 }  // namespace cei::rt

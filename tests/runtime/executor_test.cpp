@@ -214,6 +214,49 @@ TEST(Executor, ASuccessorRunsNextOnTheWorkerThatMadeItReady) {
   }
 }
 
+// A worker with more to do after making a successor ready (a device's batch of launches) shares
+// it: another worker runs it while the first is still busy. (Kept in the slot, it waited.)
+TEST(Executor, ASharedNextJobRunsOnAnotherWorkerWhileTheFirstIsBusy) {
+  Job first{0, 1}, successor{1, 2};
+  std::atomic<bool> successor_done{false};
+  std::atomic<int> first_lane{-1}, successor_lane{-1};
+  Latch done;
+  Executor<Job>* self = nullptr;
+  Executor<Job> ex(2, [&](Job* j, int lane) {
+    if (j == &first) {
+      first_lane = lane;
+      self->push(&successor);
+      Executor<Job>::share_next();
+      // Busy until the successor ran elsewhere (without the sharing it runs here afterwards).
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (!successor_done && std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
+      return;
+    }
+    successor_lane = lane;
+    successor_done = true;
+    done.arrive();
+  });
+  self = &ex;
+  ex.push(&first);
+  done.wait_for(1);
+  ex.stop();
+  EXPECT_NE(successor_lane.load(), first_lane.load());
+}
+
+TEST(Executor, ShareNextOffTheWorkersOrWithoutANextJobDoesNothing) {
+  Executor<Job>::share_next();  // not a worker
+  std::atomic<int> ran{0};
+  Executor<Job> ex(1, [&](Job*, int) {
+    Executor<Job>::share_next();  // a worker with no next job
+    ran++;
+  });
+  Job a{0, 1};
+  ex.push(&a);
+  ex.stop();
+  EXPECT_EQ(ran.load(), 1);
+}
+
 // High successors of one job, on one worker: the first (in the next-job slot, which no other
 // worker can take) runs first, then the others newest first from the worker's deque.
 TEST(Executor, AHighNextJobRunsBeforeTheHighJobsOthersCouldSteal) {

@@ -168,6 +168,7 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
   unreported.resize(ncompute);
   enqueued_kernels.assign(ncompute, 0);
   in_queue.resize(ncompute);
+  queue_end.assign(ncompute, 0);
   cl_ulong global = 0;
   check(clGetDeviceInfo(dev.id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr),
         "clGetDeviceInfo");
@@ -545,8 +546,13 @@ void OpenCLPlatform::Impl::launch(const std::shared_ptr<Running>& r) {
   batch = &mine;
   for (std::size_t i = 0; i < mine.size(); ++i) {
     Launch next = mine[i];  // a copy: the batch may grow meanwhile
-    std::lock_guard lock(next.impl->launch_mu);
-    next.impl->try_launch(next.r);
+    {
+      std::lock_guard lock(next.impl->launch_mu);
+      next.impl->try_launch(next.r);
+    }
+    // A CPU task this launch made ready runs elsewhere, not after the rest of the batch.
+    if (i + 1 < mine.size() && next.impl->options.between_launches)
+      next.impl->options.between_launches();
   }
   batch = nullptr;
   std::vector<Impl*> flushed;  // one flush per queue and batch, not per command

@@ -490,7 +490,11 @@ void OpenCLPlatform::Impl::record(Running& r, rt::Clock::time_point seen) {
   double w = 0, rd = 0;
   for (auto& c : r.writes) w += seconds(copies.emplace_back(event_span(c.event.get())));
   for (auto& c : r.reads) rd += seconds(copies.emplace_back(event_span(c.event.get())));
-  const auto kspan = work_span(r);
+  auto kspan = work_span(r);
+  if (in_order && kspan.second) {
+    std::lock_guard lock(stats_mu);
+    kspan.first = after_previous(r.queue, kspan);
+  }
   const double k = seconds(kspan);
   // When the driver reported it, give or take its callback's delay, unless a later kernel's
   // report completes it.
@@ -538,6 +542,13 @@ void OpenCLPlatform::Impl::record(Running& r, rt::Clock::time_point seen) {
   double bytes = static_cast<double>(std::max<std::uint64_t>(r.bytes_in, 1));
   double& rate = kernel_s_per_byte[&r.task->ce()];
   rate = rate == 0 ? k / bytes : 0.8 * rate + 0.2 * k / bytes;
+}
+
+cl_ulong OpenCLPlatform::Impl::after_previous(int queue, std::pair<cl_ulong, cl_ulong> span) {
+  cl_ulong& last = queue_end[static_cast<std::size_t>(queue)];
+  const cl_ulong start = last > span.first && last < span.second ? last : span.first;
+  last = std::max(last, span.second);
+  return start;
 }
 
 void OpenCLPlatform::Impl::complete(const std::shared_ptr<Running>& r, cl_int status,

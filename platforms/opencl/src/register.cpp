@@ -18,6 +18,7 @@
 #include <cei/rt/decision/host_cores.hpp>
 #include <cei/rt/decision/policies.hpp>
 #include <cei/rt/runtime.hpp>
+#include <cei/rt/worker_pool.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -164,6 +165,7 @@ Options options_for(const Options& env, const rt::PlatformConfig& pc) {
   Options o = env;
   o.naive = o.naive || pc.naive;
   if (pc.memory_cap_bytes) o.mem_cap = pc.memory_cap_bytes;
+  o.between_launches = &rt::WorkerPool::share_next;
   return o;
 }
 

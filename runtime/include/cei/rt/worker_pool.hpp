@@ -39,6 +39,10 @@ class WorkerPool {
   std::size_t active() const noexcept;
   // Whether the calling thread is a worker of any pool. Thread-safe.
   static bool on_worker() noexcept;
+  // On a worker about to do more before it takes its next task (a platform launching a batch of
+  // tasks inline): that task, if it kept one, is left to the other workers. Thread-safe; a no-op
+  // on other threads.
+  static void share_next();
   // Leaves `cores` of the process's usable cores to other threads (the runtime's, while a
   // device's driver starts): every pool, now and later, keeps at most usable cores - `cores`
   // workers (at least one) taking tasks; the others finish theirs and sleep. 0 ends it.

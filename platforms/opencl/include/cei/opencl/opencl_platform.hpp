@@ -54,6 +54,9 @@ struct Options {
   // Debug mode (CEI_OPENCL_CHECK_RESULTS): a kernel's out and result buffers are filled with
   // a pattern before it runs and read back after; elements still holding it are reported.
   bool check_results = false;
+  // Called on a launching thread between the launches of a batch (a CPU task one of them made
+  // ready must not wait for the rest): the runtime's factory sets rt::WorkerPool::share_next.
+  void (*between_launches)() = nullptr;
   static Options from_env();
 };
 
