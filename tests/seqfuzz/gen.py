@@ -52,7 +52,7 @@ FORMS = sorted(REFUSED | RISKY | {
     "var", "field", "elem", "call_elem", "container", "range_for", "loop", "branch",
     "result_assign", "result_local", "nested", "waited", "temp_arg", "host_write", "host_read",
     "lambda_ref", "lambda_copy_read", "exception", "instance", "helper", "by_value", "checkpoint",
-    "map", "range_for_map", "range_for_copy", "global"} | I39)
+    "map", "range_for_map", "range_for_copy", "global", "generic_lambda_read"} | I39)
 
 # The data every program declares (name, C++ declaration, digest expression).
 DATA = [
@@ -453,6 +453,13 @@ class Gen:
         if "generic_lambda" in self.refused and x < 0.3:
             self.forms.add("generic_lambda")
             return [f"auto {f} = [&](auto k) {{ fz::vbump(b, k); }};", f"{f}(2.0);"]
+        if x < 0.4:
+            # A generic lambda using a variable it captured by reference, which tasks write.
+            self.forms.add("generic_lambda_read")
+            v, e = self.r.choice(["a", "b", "c", "pk.v", "gv"]), self.r.randrange(6)
+            use = self.r.choice([f"chk = std::fmod(chk + {v}[{e}] * k, 1009.0);", f"{v}[{e}] = std::fmod(k, 1009.0);"])
+            return ([f"auto {f} = [&](auto k) {{ {use} }};"] + self.ce_call(set()) +
+                    [f"{f}({self.dbl_in(set())});"])
         if x < 0.65:
             self.forms.add("lambda_ref")
             body = " ".join(self.simple(set()))

@@ -11,7 +11,8 @@ the -seq program prints. Outcomes:
   ok         same output under every policy
   refused    ceic stopped the build with `main.cpp:L:C: error: ceic: ...` (counted by rule); each
              diagnostic must be at a line holding a form of gen.REFUSED, else the program is
-             kept in --findings as <label>.refused.cpp (REFUSED UNEXPECTEDLY)
+             kept in --findings as <label>.refused.cpp (REFUSED UNEXPECTEDLY); a program
+             that builds although it holds such a form is kept as <label>.missed.cpp (NOT REFUSED)
   build      any other build failure: the -seq program (a generator bug) or the instrumented one
              (ceic wrote code that does not compile, or crashed)
   FINDING    different output, a crash or a hang of the instrumented program: the program is
@@ -150,7 +151,7 @@ class Fuzzer:
         if unknown:
             die(f"--skip-forms: unknown form(s) {', '.join(unknown)}; known: {', '.join(gen.FORMS)}")
         self.stats = {"generated": 0, "ok": 0, "refused_programs": 0, "refused": {}, "build": [],
-                      "findings": [], "unexpected": []}
+                      "findings": [], "unexpected": [], "missed": []}
         self.reduced_classes = set()
         self.reduce_left = args.reduce_builds
 
@@ -322,7 +323,8 @@ class Fuzzer:
                     self.stats["refused"][rule] = self.stats["refused"].get(rule, 0) + 1
                 desc = "; ".join(f"{r} at line {n} ({'expected' if e else 'forms ' + ','.join(t)})"
                                  for r, n, e, t, _ in rules)
-                if all(e for _, _, e, _, _ in rules):
+                # A replayed program carries no form tags: refusing it is an outcome it may have.
+                if program is None or all(e for _, _, e, _, _ in rules):
                     return f"refused: {desc}"
                 # A refusal of a form the generator holds valid: ceic is wrong, or the form
                 # belongs in gen.REFUSED.
@@ -333,22 +335,33 @@ class Fuzzer:
             first = log.splitlines()[0] + " " + self.first_error(text, log)
             self.stats["build"].append((label, first, path))
             return f"BUILD ERROR: {first} (kept in {path}, log {path}.log)"
+        missed = ""
+        if program is not None:
+            # Built although it holds a form ceic must refuse: the refusal went missing.
+            forms = sorted(set().union(*(c.forms for c in program.chunks)) & gen.REFUSED)
+            if forms:
+                path = self.keep(label, "missed", text, "")
+                self.stats["missed"].append((label, ",".join(forms), path))
+                missed = f"NOT REFUSED ({','.join(forms)}, kept in {path}); "
         failure = self.compare(self.policies)
         if failure is None:
-            self.stats["ok"] += 1
-            return f"ok ({time.time() - t0:.0f} s)"
+            if not missed:
+                self.stats["ok"] += 1
+            return f"{missed}ok ({time.time() - t0:.0f} s)"
         klass, path = self.record_finding(label, program, text, failure)
-        return f"FINDING [{klass}] under {failure[0]}: {failure[3]} (kept in {path})"
+        return f"{missed}FINDING [{klass}] under {failure[0]}: {failure[3]} (kept in {path})"
 
     def summary(self):
         s = self.stats
         print(f"\nseqfuzz: {s['generated']} programs: {s['ok']} ok, {s['refused_programs']} refused "
-              f"({len(s['unexpected'])} of them unexpectedly), {len(s['build'])} build errors, "
-              f"{len(s['findings'])} findings")
+              f"({len(s['unexpected'])} of them unexpectedly), {len(s['missed'])} not refused, "
+              f"{len(s['build'])} build errors, {len(s['findings'])} findings")
         for rule, n in sorted(s["refused"].items()):
             print(f"  diagnostics of rule {rule}: {n}")
         for label, desc, path in s["unexpected"]:
             print(f"  refused unexpectedly {label}: {desc} ({path})")
+        for label, forms, path in s["missed"]:
+            print(f"  not refused {label}: {forms} ({path})")
         for label, first, path in s["build"]:
             print(f"  build error {label}: {first} ({path})")
         classes = {}
@@ -358,7 +371,7 @@ class Fuzzer:
             print(f"  findings of class {klass}: {len(labels)} ({', '.join(labels)})")
         for label, klass, policy, detail, path in s["findings"]:
             print(f"  FINDING {label} [{klass}] {policy}: {detail[:300]} -> {path}")
-        return 0 if not s["build"] and not s["findings"] and not s["unexpected"] else 1
+        return 0 if not (s["build"] or s["findings"] or s["unexpected"] or s["missed"]) else 1
 
 
 def main():
