@@ -11,14 +11,43 @@ bool Collector::in_main_file(SourceLocation loc) const {
   return loc.isValid() && sm.isInMainFile(sm.getExpansionLoc(loc));
 }
 
+namespace {
+bool is_templated(const FunctionDecl* fd) {
+  return fd->isDependentContext() || fd->getTemplateInstantiationPattern() != nullptr;
+}
+
+// The CE that a call clang could not resolve yet (its arguments depend on a template parameter:
+// `fz::bump(v, k)` with `auto k`) may resolve to: one of the functions its name found.
+std::pair<const FunctionDecl*, const model::CoreElement*> unresolved_ce(const CallExpr* call,
+                                                                         const CeIndex& index) {
+  const auto* names = llvm::dyn_cast<OverloadExpr>(call->getCallee()->IgnoreParenImpCasts());
+  if (!names) return {nullptr, nullptr};
+  for (const NamedDecl* d : names->decls()) {
+    const auto* fd = llvm::dyn_cast<FunctionDecl>(d->getUnderlyingDecl());
+    if (const auto* ce = fd ? index.find(fd) : nullptr) return {fd, ce};
+  }
+  return {nullptr, nullptr};
+}
+}  // namespace
+
 bool Collector::templated() const {
-  auto is_templated = [](const FunctionDecl* fd) {
-    return fd->isDependentContext() || fd->getTemplateInstantiationPattern() != nullptr;
-  };
   for (const auto* fd : functions_)
     if (is_templated(fd)) return true;
   for (const auto* l : lambdas_)
     if (is_templated(l->getCallOperator())) return true;
+  return false;
+}
+
+// A use of a variable declared outside a generic lambda (a capture, a global) names the same
+// object in every instantiation, and ceic visits only the lambda's pattern: that use is rewritten
+// (made to wait) as any other. One inside a template function, or of the lambda's own
+// (possibly dependent) variables, is not.
+bool Collector::templated_use(const ValueDecl* decl) const {
+  for (const auto* fd : functions_)
+    if (is_templated(fd)) return true;
+  for (const auto* l : lambdas_)
+    if (is_templated(l->getCallOperator()) && l->getCallOperator()->Encloses(decl->getDeclContext()))
+      return true;
   return false;
 }
 
@@ -58,6 +87,8 @@ bool Collector::VisitCallExpr(CallExpr* call) {
   if (functions_.empty() || !in_main_file(call->getBeginLoc())) return true;
   const FunctionDecl* native = call->getDirectCallee();
   const model::CoreElement* ce = index_.find(native);
+  // In a template, a call that may resolve to a CE is one (refused there: plan_call).
+  if (!ce && templated()) std::tie(native, ce) = unresolved_ce(call, index_);
   if (!ce) return true;
   // Inside a CE's own implementation calls stay plain: the task runs them in order.
   if (index_.find(functions_.front())) return true;
@@ -74,7 +105,7 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr* ref) {
   const auto* decl = ref->getDecl();
   if (llvm::isa<VarDecl, BindingDecl>(decl))
     facts_.refs.push_back({ref, llvm::cast<ValueDecl>(decl),
-                           lambdas_.empty() ? nullptr : lambdas_.back(), templated()});
+                           lambdas_.empty() ? nullptr : lambdas_.back(), templated_use(llvm::cast<ValueDecl>(decl))});
   return true;
 }
 

@@ -67,6 +67,7 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
  private:
   bool in_main_file(clang::SourceLocation loc) const;
   bool templated() const;
+  bool templated_use(const clang::ValueDecl* decl) const;
 
   clang::ASTContext& ctx_;
   const CeIndex& index_;

@@ -1,6 +1,6 @@
 // The Core Element Interface of the seqfuzz programs: every parameter direction (in, out, inout)
 // over std::vector<double>, cei::Matrix/cei::Vector, double and int, CEs returning a value, an
-// instance CE, a CE that throws, and OpenCL versions of some of them (ces.cl).
+// instance CE (one of a polymorphic class), a CE that throws, and OpenCL versions of some of them (ces.cl).
 #pragma once
 #include <cei/cei.hpp>
 
@@ -55,5 +55,9 @@ struct [[cei::interface]] AccCEI {
   void add(double x);
   [[cei::method(declaring_class = "Acc")]]
   void absorb([[cei::in]] const DVec& v);
+};
+struct [[cei::interface]] ShapeCEI {
+  [[cei::method(declaring_class = "Shape")]]
+  void grow(double k);
 };
 // clang-format on

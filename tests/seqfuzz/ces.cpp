@@ -76,7 +76,21 @@ void arow(DArr& a, const DVec& v) {
   if (v.empty()) return;
   for (std::size_t i = 0; i < a.size(); ++i) a(i) = wrap(a(i) + v[i % v.size()]);
 }
+void vbump(DVec& v, const DVec& by) {
+  for (std::size_t i = 0; i < v.size() && i < by.size(); ++i) v[i] = wrap(v[i] + by[i]);
+}
+void iinc(int& x, double by) { x = (x + static_cast<int>(by * 2.0)) % 1000; }
 }  // namespace fz
+
+void Shape::grow(double k) {
+  nap();
+  size = wrap(size * 2.0 + k);
+  for (double& x : v) x = wrap(x + k);
+}
+void BigShape::grow(double k) {
+  size = wrap(size * 3.0 + k);
+  for (double& x : v) x = wrap(x * 2.0);
+}
 
 void Acc::add(double x) {
   nap();

@@ -24,6 +24,9 @@ void maxpy(DMat& m, const DMat& a, double k);      // m = (m + k a) mod 1009, sa
 DMat mmake(int rows, int cols, double seed);       // (seed + 7 i + 3 j) mod 1009
 double mtrace(const DMat& m);                      // sum of the diagonal
 void arow(DArr& a, const DVec& v);                 // a[i] = (a[i] + v[i mod v.size()]) mod 1009
+// Not CEs: overloads beside CEs (a call that resolves to one stays a plain call, issue 39).
+void vbump(DVec& v, const DVec& by);               // v[i] = (v[i] + by[i]) mod 1009
+void iinc(int& x, double by);                      // x = (x + 2 by, truncated) mod 1000
 }  // namespace fz
 
 // An instance CE's class: `add` and `absorb` update it in place.
@@ -37,6 +40,27 @@ struct Acc {
   void serialize(Archive& ar) {
     ar(vals, total, n);
   }
+};
+
+// A polymorphic class with an instance CE (`Shape::grow`) and an override that is not one: a call
+// on a reference or pointer is refused (ceic cannot tell which override C++ runs).
+struct Shape {
+  DVec v = DVec{1, 2, 3, 4};
+  double size = 1;
+  virtual ~Shape() = default;
+  virtual void grow(double k);  // size = (2 size + k), v[i] = v[i] + k, mod 1009
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(v, size);
+  }
+};
+struct BigShape : Shape {
+  void grow(double k) override;  // size = (3 size + k), v[i] = 2 v[i], mod 1009
+};
+
+// A pointer kept in an object, where ceic cannot trace it: a use needs cei::wait_on first.
+struct Keep {
+  double* p = nullptr;
 };
 
 // Plain data the programs reach CE arguments through: struct fields, a user class's accessor.

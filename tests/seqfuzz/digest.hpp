@@ -45,6 +45,10 @@ inline void put(const char* name, const Pack& p) {
   put((std::string(name) + ".n").c_str(), p.n);
   put((std::string(name) + ".m").c_str(), p.m);
 }
+inline void put(const char* name, const Shape& s) {
+  put((std::string(name) + ".v").c_str(), s.v);
+  put((std::string(name) + ".size").c_str(), s.size);
+}
 inline void put(const char* name, const Grid& g) {
   for (int i = 0; i < g.size(); ++i) put((std::string(name) + std::to_string(i)).c_str(), g.row(i));
 }

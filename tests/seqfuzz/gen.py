@@ -19,7 +19,12 @@ import random
 import sys
 
 # Forms ceic should refuse with a build error (docs/instrumenter.md, "Refused constructs").
-REFUSED = {"lambda_copy_ce", "generic_lambda", "loop_header_var", "default_arg"}
+# alias_arg: one object as an in and an inout/out of one call (`fz::maxpy(M, M, k)`);
+# virtual_ref: an instance CE of a polymorphic class on a reference; span_out: `for (auto& r :
+# span) ce(r)` with r an inout; dtor_ce: a CE call in a destructor.
+# pointer_arg: a CE argument through a pointer (`*pv`, `pa->add(x)`).
+REFUSED = {"lambda_copy_ce", "generic_lambda", "loop_header_var", "default_arg", "alias_arg",
+           "virtual_ref", "span_out", "dtor_ce", "pointer_arg"}
 # Forms whose handling is known to be incomplete (issue 16) or that stress aliasing and
 # reallocation; each is enabled in a program with probability RISKY_P.
 # exc_late: a statement between a throwing CE call and the read of its result, in a try block
@@ -31,12 +36,23 @@ RISKY = {"at", "accessor_lambda", "user_accessor", "pointer", "ref_local", "alia
          "exc_late", "exc_type", "lambda_copy_class"}
 RISKY_P = 0.25
 REFUSED_P = 0.05
+# The forms of issue 39, always enabled (the ones ceic must refuse are in REFUSED): ptr_keep, a
+# pointer, reference, iterator or span into a vector taken before a CE call and used after it;
+# ptr_wait_on, a pointer kept in an object, used after cei::wait_on; callback, `cb([&] { ce(d); },
+# d)`; dtor_reads, a local whose destructor reads what tasks wrote; virtual, an instance CE of a
+# polymorphic class on a variable, and its override; overload, a non-CE overload beside a CE;
+# span, reads through a std::span over rows; header, inline functions of fzglobal.hpp reading the
+# global gv that tasks write; exc_callee, a function that throws (itself or through a CE) after
+# calling CEs. A chunk is one of them with probability I39_P.
+I39 = {"ptr_keep", "ptr_wait_on", "callback", "dtor_reads", "virtual", "overload", "span", "header",
+       "exc_callee"}
+I39_P = 0.3
 
 FORMS = sorted(REFUSED | RISKY | {
     "var", "field", "elem", "call_elem", "container", "range_for", "loop", "branch",
     "result_assign", "result_local", "nested", "waited", "temp_arg", "host_write", "host_read",
     "lambda_ref", "lambda_copy_read", "exception", "instance", "helper", "by_value", "checkpoint",
-    "map", "range_for_map", "range_for_copy"})
+    "map", "range_for_map", "range_for_copy", "global", "generic_lambda_read"} | I39)
 
 # The data every program declares (name, C++ declaration, digest expression).
 DATA = [
@@ -59,8 +75,17 @@ DATA = [
     ("accs", "std::vector<Acc> accs(2);"),
     ("g", "Grid g;"),
     ("mp", "std::map<int, DVec> mp{{1, DVec(6, 2.0)}, {4, DVec(6, 5.0)}};"),
+    ("shp", "Shape shp;"),
+    ("big", "BigShape big;"),
 ]
-NAMES = [n for n, _ in DATA]
+# Defined before main: the global of fzglobal.hpp.
+GLOBALS = [("gv", "DVec gv{4, 4, 2, 7, 1, 3};")]
+NAMES = [n for n, _ in DATA] + [n for n, _ in GLOBALS]
+
+
+def aliased(whole, part):
+    """Whether the argument text `part` is `whole` or a part of it (`a` and `a[2]`, `pk` and `pk.x`)."""
+    return part == whole or any(part.startswith(whole + c) for c in "[.(")
 
 
 class Chunk:
@@ -90,14 +115,38 @@ class Gen:
 
     def pick(self, options):
         """options: (text, form) pairs, form None for always allowed; returns the text."""
-        allowed = [(t, f) for t, f in options if f is None or f not in RISKY or self.on(f)]
+        allowed = [(t, f) for t, f in options if f is None or self.allowed(f)]
         t, f = self.r.choice(allowed)
         if f:
             self.forms.add(f)
         return t
 
+    def allowed(self, form):
+        if form in RISKY:
+            return self.on(form)
+        if form in REFUSED:
+            return form in self.refused
+        return True
+
     def k(self):
         return self.r.randrange(0, 10)
+
+    def some(self, makers, lo=1, hi=3):
+        """lo to hi (at most len(makers)) of the zero-argument callables `makers`, called in a
+        random order: only the statements used add their forms to the chunk's tag."""
+        n = self.r.randint(lo, min(hi, len(makers)))
+        return [m() for m in self.r.sample(makers, n)]
+
+    def distinct(self, out, src):
+        """An output and an input argument of one call that are not one object as ceic sees it
+        (the same text, or a variable and a part of it: refused, alias_arg); after a few tries,
+        the pair drawn last, tagged alias_arg."""
+        for _ in range(4):
+            o, i = out(), src()
+            if not (aliased(o, i) or aliased(i, o)):
+                return o, i
+        self.forms.add("alias_arg")
+        return o, i
 
     # -- values --------------------------------------------------------------------------------
     def dbl_in(self, ctx):
@@ -120,8 +169,9 @@ class Gen:
         k = self.r.randrange(3)
         opts = [("a", "var"), ("b", "var"), ("c", "var"), ("pk.v", "field"),
                 (f"rows[{k}]", "container"), (f"rows.at({k})", "at"), (f"g.row({k})", "user_accessor"),
-                (f"row({k})", "accessor_lambda"), ("*pv", "pointer"),
-                (f"mp[{self.r.choice([1, 4])}]", "map"), (f"mp.at({self.r.choice([1, 4])})", "map")]
+                (f"row({k})", "accessor_lambda"), ("*pv", "pointer_arg"),
+                (f"mp[{self.r.choice([1, 4])}]", "map"), (f"mp.at({self.r.choice([1, 4])})", "map"),
+                ("gv", "global")]
         if "i" in ctx:
             opts.append(("rows[i]", "loop"))
         if "r" in ctx:
@@ -145,7 +195,7 @@ class Gen:
         k = self.r.randrange(4)
         opts = [("M", "var"), ("P", "var"), ("pk.m", "field"), (f"tiles[{k}]", "container"),
                 (f"tiles.at({k})", "at"), (f"tile({k // 2}, {k % 2})", "accessor_lambda"),
-                ("*pm", "pointer")]
+                ("*pm", "pointer_arg")]
         if "i" in ctx:
             opts.append(("tiles[i]", "loop"))
         if "t" in ctx:
@@ -162,7 +212,7 @@ class Gen:
         i, j, e = self.r.randrange(3), self.r.randrange(4), self.r.randrange(6)
         opts = [("s1", "var"), ("s2", "var"), ("pk.x", "field"), (f"sc[{e}]", "elem"),
                 (f"sc.at({e})", "at"), (f"M({i}, {j})", "call_elem"), (f"av({e})", "call_elem"),
-                (f"a[{e}]", "elem"), (f"rows[{i}][{e}]", "container"), ("*ps", "pointer")]
+                (f"a[{e}]", "elem"), (f"rows[{i}][{e}]", "container"), ("*ps", "pointer_arg")]
         if "i" in ctx:
             opts.append(("sc[i]", "loop"))
         if "d" in ctx:
@@ -191,17 +241,19 @@ class Gen:
         if kind == 1:
             return [f"fz::vfill({self.dvec_lv(ctx)}, 6, {self.dbl_in(ctx)});"]
         if kind == 2:
-            return [f"fz::sget({self.dbl_lv(ctx)}, {self.dvec_in(ctx)}, {self.int_in(ctx)});"]
+            out, src = self.distinct(lambda: self.dbl_lv(ctx), lambda: self.dvec_in(ctx))
+            return [f"fz::sget({out}, {src}, {self.int_in(ctx)});"]
         if kind == 3:
             return [f"fz::iinc({self.int_lv(ctx)}, {self.int_in(ctx)});"]
         if kind == 4:
-            return [f"fz::maxpy({self.dmat_lv(ctx)}, {self.dmat_in(ctx)}, {self.dbl_in(ctx)});"]
+            out, src = self.distinct(lambda: self.dmat_lv(ctx), lambda: self.dmat_in(ctx))
+            return [f"fz::maxpy({out}, {src}, {self.dbl_in(ctx)});"]
         if kind == 5:
             return [f"fz::arow(av, {self.dvec_in(ctx)});"]
         if kind == 6:
             self.forms.add("instance")
-            if self.on("pointer") and self.r.random() < 0.3:
-                self.forms.add("pointer")
+            if "pointer_arg" in self.refused and self.r.random() < 0.3:
+                self.forms.add("pointer_arg")
                 return [f"pa->add({self.dbl_in(ctx)});"]
             if self.r.random() < 0.5:
                 return [f"{self.acc_lv(ctx)}.add({self.dbl_in(ctx)});"]
@@ -211,7 +263,7 @@ class Gen:
             return [f"{self.dvec_lv(ctx)} = fz::vscale({self.dvec_in(ctx)}, {self.dbl_in(ctx)});"]
         if kind == 8:
             self.forms.add("result_assign")
-            ce = self.r.choice([f"fz::vsum({self.dvec_in(ctx)})", f"fz::mtrace({self.dmat_in(ctx)})"])
+            ce = self.some([lambda: f"fz::vsum({self.dvec_in(ctx)})", lambda: f"fz::mtrace({self.dmat_in(ctx)})"], 1, 1)[0]
             return [f"{self.dbl_lv(ctx)} = {ce};"]
         if kind == 9:
             self.forms.add("result_assign")
@@ -296,6 +348,8 @@ class Gen:
     def chunk(self):
         """One top-level unit: returns (lines, helper or None)."""
         self.forms = set()
+        if self.r.random() < I39_P:
+            return self.i39_chunk()
         x = self.r.random()
         ctx = set()
         if x < 0.35:
@@ -328,8 +382,8 @@ class Gen:
             return self.result_local(), None
         if x < 0.67:
             self.forms.add("waited")
-            ce = self.r.choice([f"fz::vsum({self.dvec_in(ctx)})", f"fz::mtrace({self.dmat_in(ctx)})",
-                                f"fz::icount({self.dvec_in(ctx)}, 300.0)"])
+            ce = self.some([lambda: f"fz::vsum({self.dvec_in(ctx)})", lambda: f"fz::mtrace({self.dmat_in(ctx)})",
+                            lambda: f"fz::icount({self.dvec_in(ctx)}, 300.0)"], 1, 1)[0]
             op = self.r.choice(["chk = std::fmod(chk + {} * 2.0, 1009.0);", "chk += {};"])
             return [op.format(ce), "chk = std::fmod(chk, 1009.0);"], None
         if x < 0.73:
@@ -344,11 +398,12 @@ class Gen:
             return (["{", f"  auto& rr = {src};"] + self.block({"rr"}, self.r.randrange(1, 3)) +
                     ["  " + l for l in self.var_stmt("rr")] + ["}"]), None
         if x < 0.91 and self.on("alias"):
+            # One object in two roles that ceic tracks: a by-value in, a result assigned to an in's
+            # variable, two members of one struct.
             self.forms.add("alias")
-            return [self.r.choice(["fz::maxpy(M, M, 2.0);", "fz::sget(a[0], a, 1);", "fz::vbump(a, a[2]);",
-                                   "rows[0] = fz::vscale(rows[0], 3.0);",
-                                   "fz::maxpy(tiles[1], tiles[1], s1);",
-                                   "fz::sget(sc[2], sc, 4);", "pk.x = fz::vsum(pk.v);"])], None
+            return [self.r.choice(["fz::vbump(a, a[2]);", "rows[0] = fz::vscale(rows[0], 3.0);",
+                                   "pk.x = fz::vsum(pk.v);", "fz::sget(pk.x, pk.v, 2);",
+                                   "a = fz::vscale(a, 2.0);", "fz::maxpy(M, fz::mmake(3, 4, M(0, 0)), 2.0);"])], None
         if x < 0.95:
             return self.accessor_chunk(), None
         return self.simple(ctx), None
@@ -398,6 +453,13 @@ class Gen:
         if "generic_lambda" in self.refused and x < 0.3:
             self.forms.add("generic_lambda")
             return [f"auto {f} = [&](auto k) {{ fz::vbump(b, k); }};", f"{f}(2.0);"]
+        if x < 0.4:
+            # A generic lambda using a variable it captured by reference, which tasks write.
+            self.forms.add("generic_lambda_read")
+            v, e = self.r.choice(["a", "b", "c", "pk.v", "gv"]), self.r.randrange(6)
+            use = self.r.choice([f"chk = std::fmod(chk + {v}[{e}] * k, 1009.0);", f"{v}[{e}] = std::fmod(k, 1009.0);"])
+            return ([f"auto {f} = [&](auto k) {{ {use} }};"] + self.ce_call(set()) +
+                    [f"{f}({self.dbl_in(set())});"])
         if x < 0.65:
             self.forms.add("lambda_ref")
             body = " ".join(self.simple(set()))
@@ -465,7 +527,7 @@ class Gen:
         if self.on("at"):
             opts += [f"fz::vbump(rows.at({self.r.randrange(3)}), {self.k()}.0);",
                      f"fz::sget(sc.at({self.r.randrange(6)}), a, 2);"]
-        if self.on("pointer"):
+        if "pointer_arg" in self.refused:
             opts += [f"fz::vbump(*pv, {self.k()}.0);", "fz::sget(*ps, a, 1);"]
         if not opts:
             return self.simple(ctx)
@@ -478,8 +540,210 @@ class Gen:
         if ".at(" in line:
             self.forms.add("at")
         if "*p" in line:
-            self.forms.add("pointer")
+            self.forms.add("pointer_arg")
         return [line] + self.host_read(ctx)
+
+    # -- the forms of issue 39 -------------------------------------------------------------------
+    def i39_chunk(self):
+        """One chunk of an issue-39 form (I39, or one of REFUSED drawn for this program); returns
+        (lines, helper or None)."""
+        makers = {"ptr_keep": self.ptr_keep, "ptr_wait_on": self.ptr_wait_on, "callback": self.callback,
+                  "dtor_reads": self.dtor_reads, "virtual": self.virtual, "overload": self.overload,
+                  "span": self.span, "header": self.header, "exc_callee": self.exc_callee,
+                  "alias_arg": self.alias_arg, "virtual_ref": self.virtual_ref,
+                  "span_out": self.span_out, "dtor_ce": self.dtor_ce}
+        forms = sorted(f for f in makers if (f in I39 and f not in self.skip) or f in self.refused)
+        if not forms:
+            return self.simple(set()), None
+        form = self.r.choice(forms)
+        self.forms.add(form)
+        made = makers[form]()
+        return made if isinstance(made, tuple) else (made, None)
+
+    # A vector whose storage stays where it is across the in-place CEs below (every DVec of the
+    # program has 6 elements: vfill's assign keeps the buffer), so a pointer into it stays valid
+    # in the -seq program.
+    STABLE = ["a", "b", "c", "pk.v", "rows[1]", "gv", "mp[4]"]
+
+    def in_place(self, v):
+        """A CE call that writes the vector `v` in place (no reallocation)."""
+        e = self.r.randrange(6)
+        src = self.r.choice([x for x in ("a", "b", "c", "pk.v") if x != v])
+        return self.r.choice([f"fz::vbump({v}, {self.k()}.0);", f"fz::vfill({v}, 6, {self.k()}.0);",
+                              f"fz::sget({v}[{e}], {src}, {self.k()});"])
+
+    def ptr_keep(self):
+        v = self.r.choice(self.STABLE)
+        n = self.uid("p")
+        e, e2 = self.r.randrange(6), self.r.randrange(6)
+        kind = self.r.randrange(6)
+        if kind == 0:
+            take, uses = f"double* {n} = {v}.data();", [f"chk = std::fmod(chk + {n}[{e}], 1009.0);",
+                                                       f"{n}[{e2}] = std::fmod({n}[{e2}] + 1.0, 1009.0);"]
+        elif kind == 1:
+            take, uses = f"auto {n} = {v}.begin();", [f"chk = std::fmod(chk + *({n} + {e}), 1009.0);",
+                                                     f"*{n} = std::fmod(*({n} + {e2}) + 2.0, 1009.0);"]
+        elif kind == 2:
+            take, uses = f"double& {n} = {v}[{e}];", [f"chk = std::fmod(chk + {n}, 1009.0);",
+                                                     f"{n} = std::fmod({n} * 2.0, 1009.0);"]
+        elif kind == 3:
+            take, uses = (f"const double& {n} = *({v}.end() - 1);",
+                          [f"chk = std::fmod(chk + {n} * 3.0, 1009.0);"])
+        elif kind == 4:
+            take, uses = (f"std::span<double> {n}({v});",
+                          [f"chk = std::fmod(chk + {n}[{e}] + static_cast<double>({n}.size()), 1009.0);",
+                           f"{n}[{e2}] = 5.0;"])
+        else:
+            take, uses = (f"auto {n} = {v}.cbegin() + {e};",
+                          [f"for (auto it = {v}.cbegin(); it != {n}; ++it) chk = std::fmod(chk + *it, 1009.0);"])
+        body = [take] + [self.in_place(v) for _ in range(self.r.randrange(1, 3))]
+        if self.r.random() < 0.4:
+            body += self.host_read(set())
+        body += self.r.sample(uses, self.r.randrange(1, len(uses) + 1))
+        if self.r.random() < 0.3:
+            body += [self.in_place(v), uses[0]]
+        return ["{"] + ["  " + l for l in body] + ["}"]
+
+    def ptr_wait_on(self):
+        v = self.r.choice(self.STABLE)
+        n = self.uid("kp")
+        e = self.r.randrange(6)
+        wait = self.r.choice([f"cei::wait_on({v});", "cei::barrier();"])
+        return ["{", f"  Keep {n}{{{v}.data()}};", "  " + self.in_place(v), "  " + wait,
+                f"  chk = std::fmod(chk + {n}.p[{e}], 1009.0);", "}"]
+
+    def callback(self):
+        h = self.uid("cb")
+        e = self.r.randrange(6)
+        if self.r.random() < 0.5:
+            helper = [f"double {h}(const std::function<void()>& f, const DVec& d) {{", "  f();",
+                      f"  return std::fmod(d[{e}] + d[0], 1009.0);", "}"]
+        else:
+            helper = ["template <class F>", f"double {h}(F&& f, DVec& d) {{", "  f();",
+                      f"  d[{e}] = std::fmod(d[{e}] + 1.0, 1009.0);", "  return d[1];", "}"]
+        d = self.r.choice(["a", "b", "c", "pk.v", "rows[2]", "gv"])
+        first = self.some([lambda: f"fz::vbump({d}, {self.k()}.0);", lambda: f"{d} = fz::vscale(a, {self.k()}.0);",
+                           lambda: f"fz::vfill({d}, 6, {self.k()}.0);", lambda: self.ce_call(set())[0]], 1, 1)[0]
+        body = " ".join([first] + (self.simple(set()) if self.r.random() < 0.5 else []))
+        if self.r.random() < 0.5:
+            return [f"chk = std::fmod(chk + {h}([&] {{ {body} }}, {d}), 1009.0);"], helper
+        f = self.uid("f")
+        return [f"auto {f} = [&] {{ {body} }};", f"chk = std::fmod(chk + {h}({f}, {d}), 1009.0);"], helper
+
+    def dtor_reads(self):
+        cls, t = self.uid("Tally"), self.uid("t")
+        e = self.r.randrange(6)
+        helper = [f"struct {cls} {{", "  DVec v = DVec{6, 5, 4, 3, 2, 1};", "  double k = 1;",
+                  f'  ~{cls}() {{ std::printf("~{cls} %.17g %.17g\\n", v[{e}], k); }}', "};"]
+        if self.r.random() < 0.3:
+            # The destructor is a member's.
+            outer = self.uid("Holder")
+            helper += [f"struct {outer} {{", f"  {cls} in;", "};"]
+            cls, t = outer, f"{t}"
+            obj = f"{t}.in"
+        else:
+            obj = t
+        ops = [lambda: f"fz::vbump({obj}.v, {self.k()}.0);",
+               lambda: f"{obj}.v = fz::vscale({self.dvec_in(set())}, {self.k()}.0);",
+               lambda: f"fz::sget({obj}.k, {obj}.v, {self.k()});", lambda: f"{obj}.k = fz::vsum({self.dvec_in(set())});",
+               lambda: f"fz::vbump(a, {obj}.k);"]
+        body = [f"{cls} {t};"] + self.some(ops)
+        if self.r.random() < 0.3:
+            body += self.simple(set())
+        return ["{"] + ["  " + l for l in body] + ["}"], helper
+
+    def virtual(self):
+        obj = self.r.choice(["shp", "big"])
+        opts = [lambda: f"{obj}.grow({self.dbl_in(set())});", lambda: f"fz::vbump({obj}.v, {self.k()}.0);",
+                lambda: f"chk = std::fmod(chk + {obj}.size + {obj}.v[{self.r.randrange(4)}], 1009.0);",
+                lambda: f"{obj}.size = fz::vsum({obj}.v);", lambda: f"fz::sget({obj}.size, {self.dvec_in(set())}, 2);"]
+        if obj == "big":
+            opts.append(lambda: f"big.Shape::grow({self.k()}.0);")
+        return self.some(opts)
+
+    def overload(self):
+        opts = [lambda: f"fz::iinc({self.int_lv(set())}, {self.r.choice(['2.5', 's1 * 0.5', 'pk.x'])});",
+                lambda: f"fz::iinc({self.int_lv(set())}, {self.int_in(set())});",
+                lambda: f"fz::vbump({self.dvec_lv(set())}, {self.dvec_lv(set())});",
+                lambda: f"fz::vbump({self.dvec_lv(set())}, {self.dbl_in(set())});"]
+        lines = self.some(opts)
+        if self.r.random() < 0.5:
+            lines += self.host_read(set())
+        return lines
+
+    def span(self):
+        n = self.uid("sp")
+        k = self.r.randrange(3)
+        opts = [f"fz::vbump(rows[{k}], {self.k()}.0);", f"rows[{k}] = fz::vscale(a, {self.k()}.0);",
+                f"chk = std::fmod(chk + {n}[{k}][{self.r.randrange(6)}], 1009.0);",
+                f"for (const auto& r : {n}) chk = std::fmod(chk + r[{self.r.randrange(6)}], 1009.0);",
+                f"for (const auto& r : {n}) chk = std::fmod(chk + fz::vsum(r), 1009.0);",
+                f"chk = std::fmod(chk + fz::vsum({n}[{k}]), 1009.0);",
+                f"{n}[{k}][0] = std::fmod({n}[{k}][1] + 1.0, 1009.0);"]
+        return ["{", f"  std::span<DVec> {n}(rows);"] + ["  " + l for l in self.r.choices(opts, k=3)] + ["}"]
+
+    def header(self):
+        e = self.r.randrange(6)
+        reads = [f"chk = std::fmod(chk + gfirst({e}), 1009.0);", "chk = std::fmod(chk + gsum(), 1009.0);",
+                 f"chk = std::fmod(chk + gtwice({e}), 1009.0);", f"gset({e}, std::fmod(gfirst({e}) + 3.0, 1009.0));"]
+        writes = [lambda: f"fz::vbump(gv, {self.k()}.0);",
+                  lambda: f"gv = fz::vscale({self.distinct(lambda: 'gv', lambda: self.dvec_in(set()))[1]}, {self.k()}.0);",
+                  lambda: f"fz::sget(gv[{e}], {self.r.choice(['a', 'b', 'pk.v'])}, 3);", lambda: "fz::arow(av, gv);"]
+        if self.r.random() < 0.3:
+            # The task on gv is started in another function of this file.
+            h = self.uid("gbump")
+            helper = [f"void {h}(double k) {{", "  fz::vbump(gv, k);", "}"]
+            return [f"{h}({self.k()}.0);", self.r.choice(reads)], helper
+        return self.some(writes, 1, 1) + self.r.sample(reads, self.r.randrange(1, 3))
+
+    def exc_callee(self):
+        h = self.uid("thrower")
+        e = self.r.randrange(6)
+        d = self.r.choice(["0.0", "2.0", f"std::fmod(a[{e}], 2.0)"])
+        kind = self.r.randrange(4)
+        if kind == 0:
+            # Its own throw after a CE call.
+            body = ["  fz::vbump(v, d + 1.0);", f"  if (v[{e}] > {self.k()}00.0) throw std::runtime_error(\"{h}\");",
+                    "  return v[1];"]
+        elif kind == 1:
+            # Its own throw after a CE that may throw (the CE's exception is the one -seq sees).
+            body = ["  double x = fz::checked(v, d);", f"  if (v[{e}] >= 0.0) throw std::runtime_error(\"{h}\");",
+                    "  return x;"]
+        elif kind == 2:
+            # A CE that writes nothing and throws, then a CE that must not run.
+            body = ["  fz::checked(v, d);", "  fz::vbump(v, 1.0);", "  return v[0];"]
+        else:
+            body = ["  double k = 1.0;", "  k += fz::checked(v, d);", "  fz::vbump(v, k);",
+                    f"  if (d > 1.0) throw std::runtime_error(\"{h}\");", "  return k;"]
+        helper = [f"double {h}(DVec& v, double d) {{"] + body + ["}"]
+        arg = self.r.choice(["a", "b", "c", "pk.v", "rows[0]", "gv"])
+        return (["try {", f"  chk = std::fmod(chk + {h}({arg}, {d}), 1009.0);",
+                 "} catch (const std::domain_error& err) {", '  std::printf("domain %s\\n", err.what());',
+                 "} catch (const std::runtime_error& err) {", '  std::printf("runtime %s\\n", err.what());', "}"],
+                helper)
+
+    # Refused forms of issue 39 (each a build error at its line).
+    def alias_arg(self):
+        return [self.r.choice(["fz::maxpy(M, M, 2.0);", "fz::sget(a[0], a, 1);", "fz::maxpy(tiles[1], tiles[1], s1);",
+                               "fz::sget(sc[2], sc, 4);", "fz::sget(rows[1][2], rows[1], 3);",
+                               "acc.absorb(acc.vals);"])]
+
+    def virtual_ref(self):
+        r = self.uid("sr")
+        return ["{", f"  Shape& {r} = {self.r.choice(['shp', 'big'])};", f"  {r}.grow({self.k()}.0);", "}"]
+
+    def span_out(self):
+        n = self.uid("sp")
+        return ["{", f"  std::span<DVec> {n}(rows);",
+                f"  for (auto& r : {n}) fz::vbump(r, {self.k()}.0);" if self.r.random() < 0.6 else
+                f"  fz::vbump({n}[{self.r.randrange(3)}], {self.k()}.0);", "}"]
+
+    def dtor_ce(self):
+        cls = self.uid("Closer")
+        helper = [f"struct {cls} {{", "  DVec v = DVec(6, 2.0);",
+                  f'  ~{cls}() {{ fz::vbump(v, 1.0); std::printf("~{cls} %.17g\\n", v[0]); }}', "};"]
+        t = self.uid("cl")
+        return ["{", f"  {cls} {t};", f"  fz::vbump({t}.v, {self.k()}.0);", "}"], helper
 
     # -- the program ----------------------------------------------------------------------------
     def program(self):
@@ -514,13 +778,17 @@ class Program:
         forms = set().union(*(c.forms for c in chunks)) if chunks else set()
         out = [f"// seqfuzz program, seed {self.seed} (tests/seqfuzz/gen.py); chunks {list(idx)}",
                "#include <cmath>", "#include <cstdio>", "#include <stdexcept>", "#include <utility>",
-               "#include <vector>", "", '#include "ces.hpp"', '#include "digest.hpp"', ""]
+               "#include <functional>", "#include <span>", "#include <vector>", "", "#include <cei/cei.hpp>", "",
+               '#include "ces.hpp"', '#include "digest.hpp"', '#include "fzglobal.hpp"', ""]
+        out += [decl for _, decl in GLOBALS] + [""]
         if "default_arg" in forms:
             # A second declaration of the native CE with a default argument for `start`.
             out += ["namespace fz {", "void vfill(DVec& v, int n, double start = 0.0);", "}", ""]
         for i, c in zip(idx, chunks):
             if c.helper:
-                out += [f"{l}  // @chunk{i},helper" for l in c.helper] + [""]
+                # Tagged with the chunk's forms: a refusal inside the helper is at a line of them.
+                tag = ",".join([f"chunk{i}", "helper"] + sorted(c.forms))
+                out += [f"{l}  // @{tag}" for l in c.helper] + [""]
         out += ["int main() {"]
         out += [f"  {decl}" for _, decl in DATA]
         # Accessors and pointers of the forms of issue 16, declared whether used or not.

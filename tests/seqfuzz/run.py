@@ -9,7 +9,10 @@ configured once per --work folder), so a program costs one ceic run and two comp
 instrumented program runs under every --policies entry (CEI_POLICY) and must print exactly what
 the -seq program prints. Outcomes:
   ok         same output under every policy
-  refused    ceic stopped the build with `main.cpp:L:C: error: ceic: ...` (counted by rule)
+  refused    ceic stopped the build with `main.cpp:L:C: error: ceic: ...` (counted by rule); each
+             diagnostic must be at a line holding a form of gen.REFUSED, else the program is
+             kept in --findings as <label>.refused.cpp (REFUSED UNEXPECTEDLY); a program
+             that builds although it holds such a form is kept as <label>.missed.cpp (NOT REFUSED)
   build      any other build failure: the -seq program (a generator bug) or the instrumented one
              (ceic wrote code that does not compile, or crashed)
   FINDING    different output, a crash or a hang of the instrumented program: the program is
@@ -47,6 +50,9 @@ def die(msg):
 
 
 def rule_of(msg):
+    tag = re.search(r"\[ceic-([a-z-]+)\]", msg)
+    if tag:
+        return tag.group(1)
     for needle, rule in RULES:
         if needle in msg:
             return rule
@@ -145,7 +151,7 @@ class Fuzzer:
         if unknown:
             die(f"--skip-forms: unknown form(s) {', '.join(unknown)}; known: {', '.join(gen.FORMS)}")
         self.stats = {"generated": 0, "ok": 0, "refused_programs": 0, "refused": {}, "build": [],
-                      "findings": []}
+                      "findings": [], "unexpected": [], "missed": []}
         self.reduced_classes = set()
         self.reduce_left = args.reduce_builds
 
@@ -266,7 +272,7 @@ class Fuzzer:
     def classify(self, program, keep):
         forms = set().union(*(program.chunks[i].forms for i in keep))
         known = sorted(f for f in KNOWN if f in forms)
-        other = sorted(f for f in gen.RISKY if f in forms and f not in KNOWN)
+        other = sorted(f for f in gen.RISKY | gen.I39 if f in forms and f not in KNOWN)
         return "+".join(known + other) or "new", forms
 
     def record_finding(self, label, program, text, failure):
@@ -294,6 +300,15 @@ class Fuzzer:
         self.stats["findings"].append((label, klass, policy, detail, path))
         return klass, path
 
+    def keep(self, label, kind, text, log):
+        os.makedirs(self.args.findings, exist_ok=True)
+        path = os.path.join(self.args.findings, f"{label}.{kind}.cpp")
+        with open(path, "w") as f:
+            f.write(text)
+        with open(path + ".log", "w") as f:
+            f.write(log)
+        return path
+
     def check(self, label, text, program=None):
         """Builds and compares one program; returns its outcome line."""
         self.stats["generated"] += 1
@@ -308,29 +323,45 @@ class Fuzzer:
                     self.stats["refused"][rule] = self.stats["refused"].get(rule, 0) + 1
                 desc = "; ".join(f"{r} at line {n} ({'expected' if e else 'forms ' + ','.join(t)})"
                                  for r, n, e, t, _ in rules)
-                return f"refused: {desc}"
-            os.makedirs(self.args.findings, exist_ok=True)
-            path = os.path.join(self.args.findings, f"{label}.build.cpp")
-            with open(path, "w") as f:
-                f.write(text)
-            with open(path + ".log", "w") as f:
-                f.write(log)
+                # A replayed program carries no form tags: refusing it is an outcome it may have.
+                if program is None or all(e for _, _, e, _, _ in rules):
+                    return f"refused: {desc}"
+                # A refusal of a form the generator holds valid: ceic is wrong, or the form
+                # belongs in gen.REFUSED.
+                path = self.keep(label, "refused", text, log)
+                self.stats["unexpected"].append((label, desc, path))
+                return f"REFUSED UNEXPECTEDLY: {desc} (kept in {path})"
+            path = self.keep(label, "build", text, log)
             first = log.splitlines()[0] + " " + self.first_error(text, log)
             self.stats["build"].append((label, first, path))
             return f"BUILD ERROR: {first} (kept in {path}, log {path}.log)"
+        missed = ""
+        if program is not None:
+            # Built although it holds a form ceic must refuse: the refusal went missing.
+            forms = sorted(set().union(*(c.forms for c in program.chunks)) & gen.REFUSED)
+            if forms:
+                path = self.keep(label, "missed", text, "")
+                self.stats["missed"].append((label, ",".join(forms), path))
+                missed = f"NOT REFUSED ({','.join(forms)}, kept in {path}); "
         failure = self.compare(self.policies)
         if failure is None:
-            self.stats["ok"] += 1
-            return f"ok ({time.time() - t0:.0f} s)"
+            if not missed:
+                self.stats["ok"] += 1
+            return f"{missed}ok ({time.time() - t0:.0f} s)"
         klass, path = self.record_finding(label, program, text, failure)
-        return f"FINDING [{klass}] under {failure[0]}: {failure[3]} (kept in {path})"
+        return f"{missed}FINDING [{klass}] under {failure[0]}: {failure[3]} (kept in {path})"
 
     def summary(self):
         s = self.stats
-        print(f"\nseqfuzz: {s['generated']} programs: {s['ok']} ok, {s['refused_programs']} refused, "
+        print(f"\nseqfuzz: {s['generated']} programs: {s['ok']} ok, {s['refused_programs']} refused "
+              f"({len(s['unexpected'])} of them unexpectedly), {len(s['missed'])} not refused, "
               f"{len(s['build'])} build errors, {len(s['findings'])} findings")
         for rule, n in sorted(s["refused"].items()):
             print(f"  diagnostics of rule {rule}: {n}")
+        for label, desc, path in s["unexpected"]:
+            print(f"  refused unexpectedly {label}: {desc} ({path})")
+        for label, forms, path in s["missed"]:
+            print(f"  not refused {label}: {forms} ({path})")
         for label, first, path in s["build"]:
             print(f"  build error {label}: {first} ({path})")
         classes = {}
@@ -340,7 +371,7 @@ class Fuzzer:
             print(f"  findings of class {klass}: {len(labels)} ({', '.join(labels)})")
         for label, klass, policy, detail, path in s["findings"]:
             print(f"  FINDING {label} [{klass}] {policy}: {detail[:300]} -> {path}")
-        return 0 if not s["build"] and not s["findings"] else 1
+        return 0 if not (s["build"] or s["findings"] or s["unexpected"] or s["missed"]) else 1
 
 
 def main():

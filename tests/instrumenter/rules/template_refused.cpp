@@ -1,7 +1,10 @@
 // RULE: template_refused
 // A CE call inside a template (function template, member of a class template) or a generic
-// lambda is refused: call it from a non-template function.
+// lambda is refused: call it from a non-template function. So is a call there that clang cannot
+// resolve yet but whose name finds a CE (a CE with a non-CE overload, dependent arguments).
+// A generic lambda's use of a variable from outside it (a capture) waits as any use does.
 #include "ops.hpp"
+#include "poly.hpp"
 
 // -----
 template <typename T>
@@ -29,4 +32,24 @@ long use() {
   auto plain = [](const Vec& v) { return ops::sum(v); };
   // CHECK: auto plain = [](const Vec& v) { ::cei::rt::SyncAtExit __cei_exit_v(v); return ::cei::rt::call<long>(__cei_ce_OpsCEI_sum, ::cei::rt::in<std::vector<long>>(v, "v")).get(); };
   return plain(Vec{1});
+}
+
+// -----
+// `poly::stretch` has a non-CE overload: with `auto k` clang leaves the call unresolved in the
+// lambda's pattern (seqfuzz seed 1507 ran it as a plain call on data a task was still writing).
+void overloaded_in_generic_lambda(Vec& v) {
+  auto by = [&](auto k) { poly::stretch(v, k); };  // expected-error@27 {{call of CE 'stretch' inside a template or generic lambda}}
+  by(2L);
+}
+
+// -----
+// A generic lambda reading a variable a task writes: the read waits (a write-level sync, the
+// expression around it being dependent).
+long generic_lambda_reads(Vec& v) {
+  ops::scale(v, 2);
+  long total = 0;
+  auto add = [&](auto k) { total += v[0] * k; };
+  // CHECK: auto add = [&](auto k) { total += ::cei::rt::sync(v)[0] * k; };
+  add(3L);
+  return total;
 }
