@@ -178,7 +178,10 @@ std::exception_ptr Analyzer::update_host(Datum& d) {
   VersionPtr v = std::move(d.latest);
   try {
     wait_ready(*v);
-    if (auto e = v->error()) std::rethrow_exception(e);
+    if (auto e = v->error()) {
+      if (std::find(delivered_.begin(), delivered_.end(), e) != delivered_.end()) return nullptr;
+      std::rethrow_exception(e);
+    }
     // A result assigned to the variable replaces its storage in `-seq` too (move assignment):
     // take the task's storage instead of copying it.
     const bool take = d.latest_replaces && !impl(v.get())->aliases_host();
@@ -245,6 +248,12 @@ void Analyzer::sync_all() {
   by_root_.clear();
   clean_.clear();
   if (first) std::rethrow_exception(first);
+}
+
+void Analyzer::delivered(const std::exception_ptr& error) {
+  std::lock_guard g(mu_);
+  if (std::find(delivered_.begin(), delivered_.end(), error) == delivered_.end())
+    delivered_.push_back(error);
 }
 
 std::size_t Analyzer::data_count() {

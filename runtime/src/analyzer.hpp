@@ -35,6 +35,10 @@ class Analyzer {
   // After a drain: brings every host copy up to date and forgets all data.
   void sync_all();
   std::size_t data_count();
+  // The program received `error` (a handler may catch it): the other outputs that the same
+  // failure left are not thrown again. Their objects keep the values they had before the call,
+  // as the sequential program's do once it caught the exception the call threw.
+  void delivered(const std::exception_ptr& error);
 
  private:
   struct Datum {
@@ -74,6 +78,7 @@ class Analyzer {
   // reads an element of a container per iteration (`sync_read(blocks)[i](r, c)`) must not walk
   // every datum under the container each time (bezier 4096: 16M syncs of 256 data).
   std::unordered_set<const void*> clean_;
+  std::vector<std::exception_ptr> delivered_;  // delivered(), in the order received
   void dirty(const Datum& d) {
     clean_.erase(d.address);
     clean_.erase(d.root);

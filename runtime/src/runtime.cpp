@@ -278,8 +278,9 @@ void RuntimeCore::report_at_barrier(const std::exception_ptr& error) {
 
 void RuntimeCore::rethrow_unreported(const std::exception_ptr& thrown, bool at_barrier) {
   if (!any_unreported_.load(std::memory_order_acquire)) {
-    if (thrown) std::rethrow_exception(thrown);
-    return;
+    if (!thrown) return;
+    analyzer_.delivered(thrown);
+    std::rethrow_exception(thrown);
   }
   std::exception_ptr first = thrown;
   {
@@ -298,7 +299,10 @@ void RuntimeCore::rethrow_unreported(const std::exception_ptr& thrown, bool at_b
     }
     any_unreported_.store(!fatal_.empty() || !at_barrier_.empty(), std::memory_order_release);
   }
-  if (first) std::rethrow_exception(first);
+  if (first) {
+    analyzer_.delivered(first);
+    std::rethrow_exception(first);
+  }
 }
 
 std::exception_ptr RuntimeCore::unreported_thrown() {
