@@ -179,7 +179,8 @@ std::exception_ptr Analyzer::update_host(Datum& d) {
   try {
     wait_ready(*v);
     if (auto e = v->error()) {
-      if (std::find(delivered_.begin(), delivered_.end(), e) != delivered_.end()) return nullptr;
+      const std::uint64_t task = impl(v.get())->producer;
+      if (task && !delivered_.insert(task).second) return nullptr;  // thrown once already
       std::rethrow_exception(e);
     }
     // A result assigned to the variable replaces its storage in `-seq` too (move assignment):
@@ -250,10 +251,9 @@ void Analyzer::sync_all() {
   if (first) std::rethrow_exception(first);
 }
 
-void Analyzer::delivered(const std::exception_ptr& error) {
+void Analyzer::delivered(std::uint64_t task) {
   std::lock_guard g(mu_);
-  if (std::find(delivered_.begin(), delivered_.end(), error) == delivered_.end())
-    delivered_.push_back(error);
+  if (task) delivered_.insert(task);
 }
 
 std::size_t Analyzer::data_count() {

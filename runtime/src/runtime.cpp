@@ -278,9 +278,8 @@ void RuntimeCore::report_at_barrier(const std::exception_ptr& error) {
 
 void RuntimeCore::rethrow_unreported(const std::exception_ptr& thrown, bool at_barrier) {
   if (!any_unreported_.load(std::memory_order_acquire)) {
-    if (!thrown) return;
-    analyzer_.delivered(thrown);
-    std::rethrow_exception(thrown);
+    if (thrown) std::rethrow_exception(thrown);
+    return;
   }
   std::exception_ptr first = thrown;
   {
@@ -299,10 +298,7 @@ void RuntimeCore::rethrow_unreported(const std::exception_ptr& thrown, bool at_b
     }
     any_unreported_.store(!fatal_.empty() || !at_barrier_.empty(), std::memory_order_release);
   }
-  if (first) {
-    analyzer_.delivered(first);
-    std::rethrow_exception(first);
-  }
+  if (first) std::rethrow_exception(first);
 }
 
 std::exception_ptr RuntimeCore::unreported_thrown() {
@@ -668,6 +664,7 @@ void get(Version* v, void* dst) {
       if (auto e = v->error()) std::rethrow_exception(e);
     }
   } catch (...) {
+    core.analyzer().delivered(impl(v)->producer);
     core.rethrow_unreported(std::current_exception(), false);
   }
   core.rethrow_unreported(nullptr, false);
