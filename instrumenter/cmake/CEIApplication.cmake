@@ -69,6 +69,10 @@ function(cei_add_application NAME)
   endforeach()
 
   set(gen "${CMAKE_CURRENT_BINARY_DIR}/${NAME}.cei")
+  # Made here, not by ceic's first output: with Unix Makefiles (which, unlike Ninja, does not make
+  # the folders of custom command outputs) cei-clbuild's stamp below could be written before the
+  # registry step made the folder, and `cmake -E touch` failed the build (red team p37, 1 of 2).
+  file(MAKE_DIRECTORY "${gen}")
   set(registry_hpp "${gen}/${NAME}_registry.hpp")
   set(registry_cpp "${gen}/${NAME}_registry.cpp")
   # ceic parses with the target's own include directories and definitions, plus the compiler's

@@ -4,6 +4,8 @@
 #include <clang/Lex/Lexer.h>
 
 #include <cctype>
+#include <set>
+#include <string>
 
 namespace cei::instrument {
 
@@ -17,8 +19,23 @@ std::string spelled(const Expr* e, const ASTContext& ctx) {
       .str();
 }
 
+// Whether `obj` is an element of a standard container that holds its elements by value
+// (`shapes[1]`, `shapes.at(1)`, `shapes.back()` of a std::vector<Shape>): exactly of its type.
+bool container_element(const Expr* obj) {
+  const CXXMethodDecl* m = nullptr;
+  if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(obj))
+    m = llvm::dyn_cast_or_null<CXXMethodDecl>(op->getCalleeDecl());
+  else if (const auto* call = llvm::dyn_cast<CXXMemberCallExpr>(obj))
+    m = call->getMethodDecl();
+  if (!m || !m->getParent()->isInStdNamespace()) return false;
+  static const std::set<std::string> holders = {"vector", "deque", "array", "map", "unordered_map"};
+  static const std::set<std::string> accessors = {"operator[]", "at", "front", "back"};
+  return holders.count(m->getParent()->getNameAsString()) &&
+         accessors.count(m->getNameAsString());
+}
+
 // Whether `obj` is an object of exactly its static class: a variable or member of class type
-// (not a reference), or an element of a built-in array of them.
+// (not a reference), or an element of a built-in array or a standard container of them.
 bool exact_class(const Expr* obj) {
   obj = obj->IgnoreParenImpCasts();
   if (const auto* ref = llvm::dyn_cast<DeclRefExpr>(obj)) {
@@ -31,7 +48,7 @@ bool exact_class(const Expr* obj) {
   }
   if (const auto* s = llvm::dyn_cast<ArraySubscriptExpr>(obj))
     return s->getBase()->IgnoreParenImpCasts()->getType()->isArrayType();
-  return false;
+  return container_element(obj);
 }
 
 std::string squeezed(const std::string& text) {

@@ -118,6 +118,14 @@ bool Collector::VisitMemberExpr(MemberExpr* member) {
   return true;
 }
 
+bool Collector::VisitUnaryOperator(UnaryOperator* op) {
+  if (functions_.empty() || templated() || !in_main_file(op->getBeginLoc())) return true;
+  if (op->getOpcode() == UO_Deref &&
+      llvm::isa<CXXThisExpr>(op->getSubExpr()->IgnoreParenImpCasts()))
+    facts_.this_derefs.push_back(op);
+  return true;
+}
+
 bool Collector::VisitDeclStmt(DeclStmt* stmt) {
   for (auto* d : stmt->decls())
     if (auto* var = llvm::dyn_cast<VarDecl>(d)) facts_.decl_stmt[var] = stmt;

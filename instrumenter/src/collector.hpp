@@ -37,6 +37,7 @@ struct Facts {
   std::vector<CeCall> calls;  // in pre-order: an outer call before the calls in its arguments
   std::vector<Reference> refs;
   std::vector<const clang::LambdaExpr*> lambdas;
+  std::vector<const clang::UnaryOperator*> this_derefs;  // `*this` written in a member function
   std::map<const clang::VarDecl*, const clang::DeclStmt*> decl_stmt;
   std::map<const clang::VarDecl*, const clang::Expr*> range_for_init;  // loop variable -> range
 };
@@ -61,6 +62,7 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   bool VisitCallExpr(clang::CallExpr* call);
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref);
   bool VisitMemberExpr(clang::MemberExpr* member);
+  bool VisitUnaryOperator(clang::UnaryOperator* op);
   bool VisitDeclStmt(clang::DeclStmt* stmt);
   bool VisitCXXForRangeStmt(clang::CXXForRangeStmt* loop);
 

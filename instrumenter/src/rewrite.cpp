@@ -129,6 +129,8 @@ class Planner {
   bool captured_by_ref(const LambdaExpr* l, const ValueDecl* d) const;
   bool called_only_here(const LambdaExpr* l) const;
   std::string star_this_syncs(const LambdaExpr* l) const;
+  std::string member_syncs(const DeclContext* cls, bool read) const;
+  void plan_this_derefs();
   void plan_header_calls();
   void plan_throws();
 
@@ -637,9 +639,12 @@ bool Planner::plan_call(const CeCall& c) {
     lhs = op->getArg(0);
     assignment = op;
   }
-  // Inside a try block, the forms that do not wait are off: the call waits right there.
+  // Inside a try block, the forms that do not wait are off: the call waits right there. A target
+  // in an object the task writes (`acc.total = acc.compute(3)`) is assigned by the host once the
+  // task's write is back (call_synced below): the two writes would otherwise race.
   if (assignment && !c.in_try && result != "void" && statement_position(assignment) &&
-      lhs->getType().getCanonicalType() == r_type && lhs->isLValue()) {
+      lhs->getType().getCanonicalType() == r_type && lhs->isLValue() &&
+      !host_uses_outputs(ctx_, facts_, roots_, c)) {
     // A target whose root the analysis cannot name is assigned by the host after a wait.
     Root r = roots_.of(lhs);
     std::optional<std::string> root_name;
@@ -1010,11 +1015,41 @@ std::string Planner::star_this_syncs(const LambdaExpr* l) const {
   const DeclContext* cls = l->getLambdaClass()->getParent();  // the function that makes it
   while (cls && !(llvm::isa<CXXRecordDecl>(cls) && !llvm::cast<CXXRecordDecl>(cls)->isLambda()))
     cls = cls->getParent();
+  return member_syncs(cls, true);
+}
+
+// The syncs of cls's members that tasks use, before a use of the whole object.
+std::string Planner::member_syncs(const DeclContext* cls, bool read) const {
   std::string syncs;
   for (const ValueDecl* d : tracked_)
     if (const auto* field = llvm::dyn_cast<FieldDecl>(d); field && field->getParent() == cls)
-      syncs += "(void)::cei::rt::sync_read(" + guard_name(field) + "), ";
+      syncs += std::string("(void)::cei::rt::") + (read ? "sync_read(" : "sync(") +
+               guard_name(field) + "), ";
   return syncs;
+}
+
+// `*this` (`Model copy = *this;`, `[self = *this]`, `save(*this)`) uses the whole object: its
+// members that tasks use are synced first, as `[*this]`'s are.
+void Planner::plan_this_derefs() {
+  std::set<const Expr*> star_captures;  // `[*this]`'s own `*this`: plan_lambda_captures syncs
+  for (const LambdaExpr* l : facts_.lambdas)
+    for (unsigned i = 0; i < l->capture_size(); ++i)
+      if (l->capture_begin()[i].capturesThis() &&
+          l->capture_begin()[i].getCaptureKind() == LCK_StarThis && l->capture_init_begin()[i]) {
+        const Expr* e = l->capture_init_begin()[i]->IgnoreImplicit();
+        for (const auto* copy = llvm::dyn_cast<CXXConstructExpr>(e); copy && copy->getNumArgs();
+             copy = llvm::dyn_cast<CXXConstructExpr>(e))
+          e = copy->getArg(0)->IgnoreImplicit();
+        star_captures.insert(e);
+      }
+  for (const UnaryOperator* op : facts_.this_derefs) {
+    if (star_captures.count(op)) continue;
+    const auto* cls = op->getType()->getAsCXXRecordDecl();
+    Range r = range_of(op->getSourceRange());
+    std::string syncs = cls ? member_syncs(cls, only_reads(op)) : "";
+    if (syncs.empty() || !r.valid) continue;
+    edits_.replace(r.begin, r.end, "(" + syncs + edits_.render(r.begin, r.end) + ")");
+  }
 }
 
 // Whether destroying an object of type t runs a destructor the program wrote (of its class, a
@@ -1142,6 +1177,7 @@ bool Planner::plan() {
     plan_syncs();
     plan_alias_syncs();
     plan_header_calls();
+    plan_this_derefs();
   }
   std::vector<const CeCall*> calls;
   for (const auto& c : facts_.calls) calls.push_back(&c);

@@ -178,7 +178,11 @@ std::exception_ptr Analyzer::update_host(Datum& d) {
   VersionPtr v = std::move(d.latest);
   try {
     wait_ready(*v);
-    if (auto e = v->error()) std::rethrow_exception(e);
+    if (auto e = v->error()) {
+      const std::uint64_t task = impl(v.get())->producer;
+      if (task && !delivered_.insert(task).second) return nullptr;  // thrown once already
+      std::rethrow_exception(e);
+    }
     // A result assigned to the variable replaces its storage in `-seq` too (move assignment):
     // take the task's storage instead of copying it.
     const bool take = d.latest_replaces && !impl(v.get())->aliases_host();
@@ -245,6 +249,11 @@ void Analyzer::sync_all() {
   by_root_.clear();
   clean_.clear();
   if (first) std::rethrow_exception(first);
+}
+
+void Analyzer::delivered(std::uint64_t task) {
+  std::lock_guard g(mu_);
+  if (task) delivered_.insert(task);
 }
 
 std::size_t Analyzer::data_count() {

@@ -35,6 +35,11 @@ class Analyzer {
   // After a drain: brings every host copy up to date and forgets all data.
   void sync_all();
   std::size_t data_count();
+  // The program received the failure of task `task` (a handler may catch it), as the sequential
+  // program receives the exception of the call: the task's other outputs do not throw it again
+  // at their syncs, their objects keep the values they had before the call (cancelled
+  // successors, other tasks, still throw where the program reads them).
+  void delivered(std::uint64_t task);
 
  private:
   struct Datum {
@@ -74,6 +79,7 @@ class Analyzer {
   // reads an element of a container per iteration (`sync_read(blocks)[i](r, c)`) must not walk
   // every datum under the container each time (bezier 4096: 16M syncs of 256 data).
   std::unordered_set<const void*> clean_;
+  std::unordered_set<std::uint64_t> delivered_;  // failed tasks whose failure the program got
   void dirty(const Datum& d) {
     clean_.erase(d.address);
     clean_.erase(d.root);

@@ -664,6 +664,7 @@ void get(Version* v, void* dst) {
       if (auto e = v->error()) std::rethrow_exception(e);
     }
   } catch (...) {
+    core.analyzer().delivered(impl(v)->producer);
     core.rethrow_unreported(std::current_exception(), false);
   }
   core.rethrow_unreported(nullptr, false);

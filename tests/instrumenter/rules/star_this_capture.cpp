@@ -25,3 +25,18 @@ struct Ref {
     return f();
   }
 };
+
+// -----
+// `*this` as an expression (an init capture, a copy) copies the object too: the members that
+// tasks write are read first.
+struct Snap {
+  Vec d = {1, 2};
+  long go() {
+    ops::scale(d, 5);
+    auto f = [self = *this] { return self.d[0]; };
+    // CHECK: auto f = [self = ((void)::cei::rt::sync_read(this->d), *this)] { return self.d[0]; };
+    const Snap copy = *this;
+    // CHECK: const Snap copy = ((void)::cei::rt::sync_read(this->d), *this);
+    return f() + copy.d[1];
+  }
+};

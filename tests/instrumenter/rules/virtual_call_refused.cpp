@@ -30,6 +30,11 @@ void exact(Tile& t, BigShape& big) {
   // CHECK: ::cei::rt::inout<Shape>(h.inner, "h.inner", &(h))
   t.grow(3);
   // CHECK: ::cei::rt::call<void>(__cei_ce_TileCEI_grow, ::cei::rt::inout<Tile>(t, "t"), ::cei::rt::in<long>(3));
+  std::vector<Shape> shapes(3);  // a standard container holds exactly Shapes (red team p39)
+  shapes[1].grow(5);
+  // CHECK: ::cei::rt::call<void>(__cei_ce_ShapeCEI_grow, ::cei::rt::inout<Shape>(shapes[1], "shapes[1]", &(shapes)), ::cei::rt::in<long>(5));
+  shapes.back().grow(6);
+  // CHECK: ::cei::rt::inout<Shape>(shapes.back(), "shapes.back()", &(shapes))
   big.grow(4);
   // CHECK: b
   // CHECK-NOT: inout<BigShape>
