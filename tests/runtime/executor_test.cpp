@@ -183,65 +183,56 @@ TEST(Executor, HigherPriorityFirstOnOneWorker) {
 // A job that a worker makes ready at or above the common level runs next on that worker: the
 // other worker, idle, does not take it while the first one finishes (without the next-job slot
 // for jobs above 0 it did, in microseconds).
-TEST(Executor, ASuccessorRunsNextOnTheWorkerThatMadeItReady) {
-  for (int priority : {0, 1}) {
-    Job first{0, 1}, successor{priority, 2};
-    std::atomic<bool> successor_started{false}, started_early{false};
-    std::atomic<int> first_lane{-1}, successor_lane{-1};
-    Latch done;
-    Executor<Job>* self = nullptr;
-    Executor<Job> ex(2, [&](Job* j, int lane) {
-      if (j == &first) {
-        first_lane = lane;
-        self->push(&successor);
-        // Long enough for an idle worker to steal it many times over.
-        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
-        while (!successor_started && std::chrono::steady_clock::now() < until)
-          std::this_thread::yield();
-        started_early = successor_started.load();
-        return;
-      }
-      successor_lane = lane;
-      successor_started = true;
-      done.arrive();
-    });
-    self = &ex;
-    ex.push(&first);
-    done.wait_for(1);
-    ex.stop();
-    EXPECT_FALSE(started_early) << "priority " << priority;
-    EXPECT_EQ(successor_lane.load(), first_lane.load()) << "priority " << priority;
-  }
-}
-
-// A worker with more to do after making a successor ready (a device's batch of launches) shares
-// it: another worker runs it while the first is still busy. (Kept in the slot, it waited.)
-TEST(Executor, ASharedNextJobRunsOnAnotherWorkerWhileTheFirstIsBusy) {
-  Job first{0, 1}, successor{1, 2};
-  std::atomic<bool> successor_done{false};
+// A job on a 2-worker executor that pushes a successor of `priority` (sharing it when `share`),
+// then stays busy until the successor has started or `busy` has passed.
+struct SuccessorRun {
+  int first_lane = -1, successor_lane = -1;
+  bool started_early = false;  // while the first job was still busy
+};
+SuccessorRun run_successor(int priority, bool share, std::chrono::milliseconds busy) {
+  Job first{0, 1}, successor{priority, 2};
+  std::atomic<bool> successor_started{false};
   std::atomic<int> first_lane{-1}, successor_lane{-1};
+  bool started_early = false;
   Latch done;
   Executor<Job>* self = nullptr;
   Executor<Job> ex(2, [&](Job* j, int lane) {
     if (j == &first) {
       first_lane = lane;
       self->push(&successor);
-      Executor<Job>::share_next();
-      // Busy until the successor ran elsewhere (without the sharing it runs here afterwards).
-      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-      while (!successor_done && std::chrono::steady_clock::now() < until)
+      if (share) Executor<Job>::share_next();
+      const auto until = std::chrono::steady_clock::now() + busy;
+      while (!successor_started && std::chrono::steady_clock::now() < until)
         std::this_thread::yield();
+      started_early = successor_started.load();
       return;
     }
     successor_lane = lane;
-    successor_done = true;
+    successor_started = true;
     done.arrive();
   });
   self = &ex;
   ex.push(&first);
   done.wait_for(1);
   ex.stop();
-  EXPECT_NE(successor_lane.load(), first_lane.load());
+  return {first_lane.load(), successor_lane.load(), started_early};
+}
+
+TEST(Executor, ASuccessorRunsNextOnTheWorkerThatMadeItReady) {
+  for (int priority : {0, 1}) {
+    // Busy long enough for an idle worker to steal it many times over.
+    const SuccessorRun r = run_successor(priority, false, std::chrono::milliseconds(100));
+    EXPECT_FALSE(r.started_early) << "priority " << priority;
+    EXPECT_EQ(r.successor_lane, r.first_lane) << "priority " << priority;
+  }
+}
+
+// A worker with more to do after making a successor ready (a device's batch of launches) shares
+// it: another worker runs it while the first is still busy. (Kept in the slot, it waited.)
+TEST(Executor, ASharedNextJobRunsOnAnotherWorkerWhileTheFirstIsBusy) {
+  const SuccessorRun r = run_successor(1, true, std::chrono::seconds(10));
+  EXPECT_TRUE(r.started_early);
+  EXPECT_NE(r.successor_lane, r.first_lane);
 }
 
 TEST(Executor, ShareNextOffTheWorkersOrWithoutANextJobDoesNothing) {
