@@ -4,8 +4,8 @@
 // a runtime: every tile resident on the device, one in-order queue, the diagonal tile read back
 // for potrf and its L and L_inv written again. What CEI's only:opencl0 row can reach with the same
 // libraries; and, with `calls`, each CLBlast call alone, back to back on device buffers.
-//   cei-cholesky-clblast N TILES [RUNS=3]    one line per run: "... checksum C; time S s, G GFlop/s"
-//   cei-cholesky-clblast calls B [REPS=50]   SGEMM/SSYRK on B x B tiles, TFlop/s
+//   cei-cholesky-clblast N TILES [RUNS=3]    one line per run: "... checksum C; time S s, G
+//   GFlop/s" cei-cholesky-clblast calls B [REPS=50]   SGEMM/SSYRK on B x B tiles, TFlop/s
 // The device: the first GPU, else the first device of the first platform.
 #include <CL/cl.h>
 #include <clblast_c.h>
@@ -21,14 +21,18 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 void check(cl_int s, const char* what) {
-  if (s != CL_SUCCESS) throw std::runtime_error(std::string(what) + ": OpenCL error " + std::to_string(s));
+  if (s != CL_SUCCESS)
+    throw std::runtime_error(std::string(what) + ": OpenCL error " + std::to_string(s));
 }
 void check(CLBlastStatusCode s, const char* what) {
   if (s != CLBlastSuccess)
-    throw std::runtime_error(std::string(what) + ": CLBlast status " + std::to_string(static_cast<int>(s)));
+    throw std::runtime_error(std::string(what) + ": CLBlast status " +
+                             std::to_string(static_cast<int>(s)));
 }
 
 struct Device {
@@ -42,8 +46,10 @@ struct Device {
     check(clGetPlatformIDs(np, ps.data(), nullptr), "clGetPlatformIDs");
     cl_device_id dev = nullptr;
     for (cl_platform_id p : ps)
-      if (!dev && clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) != CL_SUCCESS) dev = nullptr;
-    if (!dev) check(clGetDeviceIDs(ps.at(0), CL_DEVICE_TYPE_ALL, 1, &dev, nullptr), "clGetDeviceIDs");
+      if (!dev && clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) != CL_SUCCESS)
+        dev = nullptr;
+    if (!dev)
+      check(clGetDeviceIDs(ps.at(0), CL_DEVICE_TYPE_ALL, 1, &dev, nullptr), "clGetDeviceIDs");
     char buf[256] = {};
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof buf - 1, buf, nullptr);
     name = buf;
@@ -68,7 +74,8 @@ float entry(std::size_t i, std::size_t j, std::size_t n) {
 
 void gemm_nt(const Device& d, std::size_t b, float alpha, cl_mem A, cl_mem B, cl_mem C) {
   check(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeYes, b, b, b, alpha,
-                     A, 0, b, B, 0, b, 1.0f, C, 0, b, const_cast<cl_command_queue*>(&d.queue), nullptr),
+                     A, 0, b, B, 0, b, 1.0f, C, 0, b, const_cast<cl_command_queue*>(&d.queue),
+                     nullptr),
         "CLBlastSgemm");
 }
 void syrk(const Device& d, std::size_t b, cl_mem A, cl_mem C) {
@@ -83,15 +90,18 @@ void potrf(const Device& d, std::size_t b, cl_mem A, cl_mem L_inv, std::vector<f
   const int n = static_cast<int>(b);
   check(clEnqueueReadBuffer(d.queue, A, CL_TRUE, 0, b * b * 4, host.data(), 0, nullptr, nullptr),
         "clEnqueueReadBuffer");
-  if (LAPACKE_spotrf(LAPACK_ROW_MAJOR, 'L', n, host.data(), n) != 0) throw std::runtime_error("spotrf");
+  if (LAPACKE_spotrf(LAPACK_ROW_MAJOR, 'L', n, host.data(), n) != 0)
+    throw std::runtime_error("spotrf");
   for (std::size_t i = 0; i < b; ++i)
     for (std::size_t j = i + 1; j < b; ++j) host[i * b + j] = 0.f;
   inv = host;
-  if (LAPACKE_strtri(LAPACK_ROW_MAJOR, 'L', 'N', n, inv.data(), n) != 0) throw std::runtime_error("strtri");
+  if (LAPACKE_strtri(LAPACK_ROW_MAJOR, 'L', 'N', n, inv.data(), n) != 0)
+    throw std::runtime_error("strtri");
   check(clEnqueueWriteBuffer(d.queue, A, CL_FALSE, 0, b * b * 4, host.data(), 0, nullptr, nullptr),
         "clEnqueueWriteBuffer");
-  check(clEnqueueWriteBuffer(d.queue, L_inv, CL_TRUE, 0, b * b * 4, inv.data(), 0, nullptr, nullptr),
-        "clEnqueueWriteBuffer");
+  check(
+      clEnqueueWriteBuffer(d.queue, L_inv, CL_TRUE, 0, b * b * 4, inv.data(), 0, nullptr, nullptr),
+      "clEnqueueWriteBuffer");
 }
 
 // examples/cholesky's checksum of L: sum of l_ij (i + 1) / (j + 1) over the lower triangle.
@@ -101,8 +111,9 @@ double checksum(const Device& d, const std::vector<cl_mem>& A, std::size_t n, st
   double sum = 0;
   for (std::size_t I = 0; I < tiles; ++I)
     for (std::size_t J = 0; J <= I; ++J) {
-      check(clEnqueueReadBuffer(d.queue, A[I * tiles + J], CL_TRUE, 0, b * b * 4, t.data(), 0, nullptr,
-                                nullptr), "clEnqueueReadBuffer");
+      check(clEnqueueReadBuffer(d.queue, A[I * tiles + J], CL_TRUE, 0, b * b * 4, t.data(), 0,
+                                nullptr, nullptr),
+            "clEnqueueReadBuffer");
       for (std::size_t i = 0; i < b; ++i)
         for (std::size_t j = 0; j < b && J * b + j <= I * b + i; ++j)
           sum += static_cast<double>(t[i * b + j]) * static_cast<double>(I * b + i + 1) /
@@ -121,8 +132,9 @@ double factorize(const Device& d, std::size_t n, std::size_t tiles, double& potr
       for (std::size_t i = 0; i < b; ++i)
         for (std::size_t j = 0; j < b; ++j) host[i * b + j] = entry(I * b + i, J * b + j, n);
       A[I * tiles + J] = d.buffer(bytes);
-      check(clEnqueueWriteBuffer(d.queue, A[I * tiles + J], CL_TRUE, 0, bytes, host.data(), 0, nullptr,
-                                 nullptr), "clEnqueueWriteBuffer");
+      check(clEnqueueWriteBuffer(d.queue, A[I * tiles + J], CL_TRUE, 0, bytes, host.data(), 0,
+                                 nullptr, nullptr),
+            "clEnqueueWriteBuffer");
     }
   }
   cl_mem scratch = d.buffer(bytes);
@@ -134,15 +146,18 @@ double factorize(const Device& d, std::size_t n, std::size_t tiles, double& potr
     potrf(d, b, A[k * tiles + k], L_inv[k], host, inv);
     potrf_s += since(p);
     for (std::size_t i = k + 1; i < tiles; ++i) {  // B := B L^-T, as chol_cl::trsm
-      check(clEnqueueCopyBuffer(d.queue, A[i * tiles + k], scratch, 0, 0, bytes, 0, nullptr, nullptr),
-            "clEnqueueCopyBuffer");
-      check(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeYes, b, b, b, 1.0f,
-                         scratch, 0, b, L_inv[k], 0, b, 0.0f, A[i * tiles + k], 0, b,
-                         const_cast<cl_command_queue*>(&d.queue), nullptr), "CLBlastSgemm");
+      check(
+          clEnqueueCopyBuffer(d.queue, A[i * tiles + k], scratch, 0, 0, bytes, 0, nullptr, nullptr),
+          "clEnqueueCopyBuffer");
+      check(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeYes, b, b, b,
+                         1.0f, scratch, 0, b, L_inv[k], 0, b, 0.0f, A[i * tiles + k], 0, b,
+                         const_cast<cl_command_queue*>(&d.queue), nullptr),
+            "CLBlastSgemm");
     }
     for (std::size_t i = k + 1; i < tiles; ++i) {
       syrk(d, b, A[i * tiles + k], A[i * tiles + i]);
-      for (std::size_t j = k + 1; j < i; ++j) gemm_nt(d, b, -1.0f, A[i * tiles + k], A[j * tiles + k], A[i * tiles + j]);
+      for (std::size_t j = k + 1; j < i; ++j)
+        gemm_nt(d, b, -1.0f, A[i * tiles + k], A[j * tiles + k], A[i * tiles + j]);
     }
   }
   check(clFinish(d.queue), "clFinish");
@@ -160,7 +175,8 @@ void calls(const Device& d, std::size_t b, int reps) {
   cl_mem A = d.buffer(b * b * 4), B = d.buffer(b * b * 4), C = d.buffer(b * b * 4);
   std::vector<float> zero(b * b, 0.001f);
   for (cl_mem m : {A, B, C})
-    check(clEnqueueWriteBuffer(d.queue, m, CL_TRUE, 0, b * b * 4, zero.data(), 0, nullptr, nullptr), "write");
+    check(clEnqueueWriteBuffer(d.queue, m, CL_TRUE, 0, b * b * 4, zero.data(), 0, nullptr, nullptr),
+          "write");
   const double flop = 2.0 * static_cast<double>(b) * b * b;
   for (int pass = 0; pass < 2; ++pass) {  // the first pass builds CLBlast's kernels
     auto t = Clock::now();
@@ -172,8 +188,8 @@ void calls(const Device& d, std::size_t b, int reps) {
     check(clFinish(d.queue), "clFinish");
     const double s = since(t) / reps;
     if (pass == 1)
-      std::printf("clblast b=%zu on %s: sgemm %.3f ms %.2f TFlop/s, ssyrk %.3f ms %.2f TFlop/s\n", b,
-                  d.name.c_str(), g * 1e3, flop / g * 1e-12, s * 1e3, flop / 2 / s * 1e-12);
+      std::printf("clblast b=%zu on %s: sgemm %.3f ms %.2f TFlop/s, ssyrk %.3f ms %.2f TFlop/s\n",
+                  b, d.name.c_str(), g * 1e3, flop / g * 1e-12, s * 1e3, flop / 2 / s * 1e-12);
   }
   for (cl_mem m : {A, B, C}) clReleaseMemObject(m);
 }
@@ -194,19 +210,22 @@ int main(int argc, char** argv) try {
     calls(d, whole(argv[2]), argc == 4 ? static_cast<int>(whole(argv[3])) : 50);
     return 0;
   }
-  const std::size_t n = whole(argv[1]), tiles = whole(argv[2]), runs = argc == 4 ? whole(argv[3]) : 3;
+  const std::size_t n = whole(argv[1]), tiles = whole(argv[2]),
+                    runs = argc == 4 ? whole(argv[3]) : 3;
   if (n % tiles != 0) throw std::invalid_argument("TILES must divide N");
   const double flop = static_cast<double>(n) * n * n / 3;
   for (std::size_t r = 0; r < runs; ++r) {
     double potrf_s = 0, sum = 0;
     const double s = factorize(d, n, tiles, potrf_s, sum);
-    std::printf("clblast_cholesky n=%zu tiles=%zu on %s: potrf on the CPU %.3f s, checksum %.10e; "
-                "time %.3f s, %.2f GFlop/s\n", n, tiles, d.name.c_str(), potrf_s, sum, s, flop / s * 1e-9);
+    std::printf(
+        "clblast_cholesky n=%zu tiles=%zu on %s: potrf on the CPU %.3f s, checksum %.10e; "
+        "time %.3f s, %.2f GFlop/s\n",
+        n, tiles, d.name.c_str(), potrf_s, sum, s, flop / s * 1e-9);
   }
   return 0;
 } catch (const std::invalid_argument&) {
-  std::fprintf(stderr, "usage: %s N TILES [RUNS=3] | %s calls B [REPS=50]  (TILES divides N)\n", argv[0],
-               argv[0]);
+  std::fprintf(stderr, "usage: %s N TILES [RUNS=3] | %s calls B [REPS=50]  (TILES divides N)\n",
+               argv[0], argv[0]);
   return 2;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "cei-cholesky-clblast: %s\n", e.what());

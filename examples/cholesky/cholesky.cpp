@@ -42,8 +42,8 @@ void potrf(cei::Matrix<float>& A, cei::Matrix<float>& L_inv) {
   L_inv = A;
   if (const lapack_int info = LAPACKE_strtri(LAPACK_COL_MAJOR, 'U', 'N', n, L_inv.data(), n);
       info != 0)
-    throw std::domain_error("chol::potrf: L is singular (LAPACKE_strtri: " +
-                            std::to_string(info) + ")");
+    throw std::domain_error("chol::potrf: L is singular (LAPACKE_strtri: " + std::to_string(info) +
+                            ")");
 }
 
 void trsm(const cei::Matrix<float>& L_inv, cei::Matrix<float>& B) {
@@ -56,8 +56,7 @@ void trsm(const cei::Matrix<float>& L_inv, cei::Matrix<float>& B) {
 void syrk(const cei::Matrix<float>& A, cei::Matrix<float>& C) {
   const int n = square_extent(A, "chol::syrk");
   same_extents(A, C, "chol::syrk");
-  cblas_ssyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, n, -1.0f, A.data(), n, 1.0f, C.data(),
-              n);
+  cblas_ssyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, n, -1.0f, A.data(), n, 1.0f, C.data(), n);
 }
 
 void gemm(const cei::Matrix<float>& A, const cei::Matrix<float>& B, cei::Matrix<float>& C) {

@@ -30,8 +30,7 @@ bool container_element(const Expr* obj) {
   if (!m || !m->getParent()->isInStdNamespace()) return false;
   static const std::set<std::string> holders = {"vector", "deque", "array", "map", "unordered_map"};
   static const std::set<std::string> accessors = {"operator[]", "at", "front", "back"};
-  return holders.count(m->getParent()->getNameAsString()) &&
-         accessors.count(m->getNameAsString());
+  return holders.count(m->getParent()->getNameAsString()) && accessors.count(m->getNameAsString());
 }
 
 // Whether `obj` is an object of exactly its static class: a variable or member of class type
@@ -80,9 +79,8 @@ std::optional<Refusal> virtual_call(const CeCall& c) {
   const std::string cls = method->getParent()->getNameAsString();
   return Refusal{obj, "ceic: instance CE '" + c.ce->name + "' of the polymorphic class '" + cls +
                           "' is called on an object that may be of a derived class: C++ would "
-                          "run the override on the whole object, the task runs '" + cls +
-                          "::" + c.ce->name +
-                          "' on a copy of its '" + cls +
+                          "run the override on the whole object, the task runs '" +
+                          cls + "::" + c.ce->name + "' on a copy of its '" + cls +
                           "' part; call it on a variable of the object's own class (not a "
                           "reference), or make the class final [ceic-virtual-call]"};
 }
@@ -105,7 +103,8 @@ std::optional<Refusal> aliased_arguments(const CeCall& c, const RootFinder& root
   };
   std::vector<Arg> args;
   if (const auto* m = llvm::dyn_cast<CXXMemberCallExpr>(c.call))
-    args.push_back({m->getImplicitObjectArgument(), true, roots.of(m->getImplicitObjectArgument())});
+    args.push_back(
+        {m->getImplicitObjectArgument(), true, roots.of(m->getImplicitObjectArgument())});
   for (unsigned i = 0; i < c.call->getNumArgs() && i < c.ce->params.size(); ++i) {
     const auto& p = c.ce->params[i];
     const bool written = p.direction != model::Direction::In;
@@ -126,9 +125,9 @@ std::optional<Refusal> aliased_arguments(const CeCall& c, const RootFinder& root
       const std::string x = spelled(a.e, ctx), y = spelled(b.e, ctx);
       if (!a.root.whole && !b.root.whole && squeezed(x) != squeezed(y)) continue;
       const std::string same =
-          squeezed(x) == squeezed(y) ? "'" + x + "' is passed twice to CE '" + c.ce->name + "'"
-                                     : "'" + x + "' and '" + y + "' overlap in one call of CE '" +
-                                           c.ce->name + "'";
+          squeezed(x) == squeezed(y)
+              ? "'" + x + "' is passed twice to CE '" + c.ce->name + "'"
+              : "'" + x + "' and '" + y + "' overlap in one call of CE '" + c.ce->name + "'";
       return Refusal{a.e, "ceic: " + same + ", which writes '" + y +
                               "': the function sees one object, the task would read the value " +
                               "from before the call apart from the one it writes; pass a copy " +

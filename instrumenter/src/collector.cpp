@@ -19,7 +19,7 @@ bool is_templated(const FunctionDecl* fd) {
 // The CE that a call clang could not resolve yet (its arguments depend on a template parameter:
 // `fz::bump(v, k)` with `auto k`) may resolve to: one of the functions its name found.
 std::pair<const FunctionDecl*, const model::CoreElement*> unresolved_ce(const CallExpr* call,
-                                                                         const CeIndex& index) {
+                                                                        const CeIndex& index) {
   const auto* names = llvm::dyn_cast<OverloadExpr>(call->getCallee()->IgnoreParenImpCasts());
   if (!names) return {nullptr, nullptr};
   for (const NamedDecl* d : names->decls()) {
@@ -46,7 +46,8 @@ bool Collector::templated_use(const ValueDecl* decl) const {
   for (const auto* fd : functions_)
     if (is_templated(fd)) return true;
   for (const auto* l : lambdas_)
-    if (is_templated(l->getCallOperator()) && l->getCallOperator()->Encloses(decl->getDeclContext()))
+    if (is_templated(l->getCallOperator()) &&
+        l->getCallOperator()->Encloses(decl->getDeclContext()))
       return true;
   return false;
 }
@@ -105,7 +106,8 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr* ref) {
   const auto* decl = ref->getDecl();
   if (llvm::isa<VarDecl, BindingDecl>(decl))
     facts_.refs.push_back({ref, llvm::cast<ValueDecl>(decl),
-                           lambdas_.empty() ? nullptr : lambdas_.back(), templated_use(llvm::cast<ValueDecl>(decl))});
+                           lambdas_.empty() ? nullptr : lambdas_.back(),
+                           templated_use(llvm::cast<ValueDecl>(decl))});
   return true;
 }
 

@@ -166,7 +166,7 @@ class Planner {
   std::vector<TaskRoot> task_roots_;
   std::set<const CallExpr*> pending_;  // CE calls whose Pending feeds an outer CE call
   std::map<const Stmt*, std::set<const ValueDecl*, SourceOrder>, SourceOrder>
-      exit_guards_;  // body -> outliving roots
+      exit_guards_;                             // body -> outliving roots
   std::set<const ValueDecl*> lambda_captures_;  // by-reference captures that lambdas' tasks use
   // (lambda body, capture) whose SyncAtExit is left out: the lambda is only called in place.
   std::set<std::pair<const Stmt*, const ValueDecl*>> unguarded_;
@@ -558,7 +558,8 @@ bool Planner::plan_call(const CeCall& c) {
                                      "call it from a non-template function");
     return false;
   }
-  for (const auto& refused : {virtual_call(c), destructor_call(c), aliased_arguments(c, roots_, ctx_)})
+  for (const auto& refused :
+       {virtual_call(c), destructor_call(c), aliased_arguments(c, roots_, ctx_)})
     if (refused) {
       error(refused->at->getBeginLoc(), refused->message);
       return false;
@@ -666,10 +667,10 @@ bool Planner::plan_call(const CeCall& c) {
     }
   }
   // T x = ce(...);
-  if (const auto* var = p.get<VarDecl>();
-      var && !llvm::isa<DecompositionDecl>(var) && !c.in_try && result != "void" &&
-      var->hasLocalStorage() &&
-      !var->getType().isConstQualified() && var->getType().getCanonicalType() == r_type) {
+  if (const auto* var = p.get<VarDecl>(); var && !llvm::isa<DecompositionDecl>(var) && !c.in_try &&
+                                          result != "void" && var->hasLocalStorage() &&
+                                          !var->getType().isConstQualified() &&
+                                          var->getType().getCanonicalType() == r_type) {
     auto it = facts_.decl_stmt.find(var);
     if (it != facts_.decl_stmt.end() && it->second->isSingleDecl() && in_block(it->second)) {
       Range dr = range_of(it->second->getSourceRange());
@@ -689,9 +690,10 @@ bool Planner::plan_call(const CeCall& c) {
   // A call as a statement of a CE that writes no argument (its result, if any, dropped) is
   // observed by nothing but its exception: waited for at the call, so that one it throws stops
   // the code after it, as in the sequential program.
-  const bool writes = !ce.is_static || std::any_of(ce.params.begin(), ce.params.end(), [](const auto& p) {
-                        return p.direction != model::Direction::In;
-                      });
+  const bool writes =
+      !ce.is_static || std::any_of(ce.params.begin(), ce.params.end(), [](const auto& p) {
+        return p.direction != model::Direction::In;
+      });
   if (pending_.count(c.call) || (!c.in_try && writes && statement_position(c.call)))
     replace(call_range, call);
   else if (host_uses_outputs(ctx_, facts_, roots_, c))
@@ -1074,8 +1076,9 @@ bool Planner::between_case_labels(const DeclStmt* d) const {
   if (!block || !parent(DynTypedNode::create(*block)).get<SwitchStmt>()) return false;
   const Stmt* top = n.get<Stmt>();
   auto at = std::find(block->body_begin(), block->body_end(), top);
-  return at != block->body_end() &&
-         std::any_of(at + 1, block->body_end(), [](const Stmt* s) { return llvm::isa<SwitchCase>(s); });
+  return at != block->body_end() && std::any_of(at + 1, block->body_end(), [](const Stmt* s) {
+           return llvm::isa<SwitchCase>(s);
+         });
 }
 
 // The guard after a local's declaration: its data are forgotten when it dies; when a destructor

@@ -177,8 +177,8 @@ Version* RuntimeCore::submit(const CeInfo& ce, detail::ArgSpec* args, std::size_
 void RuntimeCore::link(TaskImpl& t) {
   // Upward ranks (HEFT's, StarPU dmdas's) from the forecasts, kept as the program submits: a new
   // task raises its producers, and theirs, a few tasks up (kRankBudget), under each version's
-  // own lock. (Ranks raised through the whole graph under one lock that every settlement took made a
-  // chain of empty tasks 3-4x dearer per task, 2-core VM; 0/1 ranks, "a dependant is known",
+  // own lock. (Ranks raised through the whole graph under one lock that every settlement took made
+  // a chain of empty tasks 3-4x dearer per task, 2-core VM; 0/1 ranks, "a dependant is known",
   // ordered nothing on one platform.)
   t.linked = true;
   t.dur_s = rank_duration(t);
@@ -193,8 +193,9 @@ void RuntimeCore::link(TaskImpl& t) {
   for (auto& a : t.args())
     if (a.in) impl(a.in.get())->raise_producer(t.dur_s, budget, promoted);
   for (std::size_t i = 0; i < promoted.n; ++i)
-    impl(promoted.tasks[i].get())->queued_on.load(std::memory_order_acquire)->promote(
-        *promoted.tasks[i]);
+    impl(promoted.tasks[i].get())
+        ->queued_on.load(std::memory_order_acquire)
+        ->promote(*promoted.tasks[i]);
 }
 
 void RuntimeCore::unlink(TaskImpl& t) {

@@ -1,6 +1,7 @@
 // The Core Element Interface of the seqfuzz programs: every parameter direction (in, out, inout)
 // over std::vector<double>, cei::Matrix/cei::Vector, double and int, CEs returning a value, an
-// instance CE (one of a polymorphic class), a CE that throws, and OpenCL versions of some of them (ces.cl).
+// instance CE (one of a polymorphic class), a CE that throws, and OpenCL versions of some of them
+// (ces.cl).
 #pragma once
 #include <cei/cei.hpp>
 

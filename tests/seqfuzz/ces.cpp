@@ -8,8 +8,12 @@
 #include <thread>
 
 namespace {
-void nap() { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }
-double wrap(double x) { return std::fmod(x, 1009.0); }
+void nap() {
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
+double wrap(double x) {
+  return std::fmod(x, 1009.0);
+}
 }  // namespace
 
 namespace fz {
@@ -79,7 +83,9 @@ void arow(DArr& a, const DVec& v) {
 void vbump(DVec& v, const DVec& by) {
   for (std::size_t i = 0; i < v.size() && i < by.size(); ++i) v[i] = wrap(v[i] + by[i]);
 }
-void iinc(int& x, double by) { x = (x + static_cast<int>(by * 2.0)) % 1000; }
+void iinc(int& x, double by) {
+  x = (x + static_cast<int>(by * 2.0)) % 1000;
+}
 }  // namespace fz
 
 void Shape::grow(double k) {

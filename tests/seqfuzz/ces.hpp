@@ -12,21 +12,21 @@ using DMat = cei::Matrix<double>;
 using DArr = cei::Vector<double>;
 
 namespace fz {
-DVec vscale(const DVec& a, double k);              // (a[i] * k + i) mod 1009
-void vbump(DVec& v, double k);                     // v[i] = (2 v[i] + k) mod 1009
-void vfill(DVec& v, int n, double start);          // v = start, start + 1, ... (n values)
-double vsum(const DVec& a);                        // sum of the elements
-int icount(const DVec& v, double thr);             // how many elements exceed thr
-void sget(double& x, const DVec& v, int i);        // x = v[i mod size]
-void iinc(int& x, int by);                         // x = (x + by) mod 1000
-double checked(const DVec& v, double d);           // throws std::domain_error when d == 0
-void maxpy(DMat& m, const DMat& a, double k);      // m = (m + k a) mod 1009, same extents
-DMat mmake(int rows, int cols, double seed);       // (seed + 7 i + 3 j) mod 1009
-double mtrace(const DMat& m);                      // sum of the diagonal
-void arow(DArr& a, const DVec& v);                 // a[i] = (a[i] + v[i mod v.size()]) mod 1009
+DVec vscale(const DVec& a, double k);          // (a[i] * k + i) mod 1009
+void vbump(DVec& v, double k);                 // v[i] = (2 v[i] + k) mod 1009
+void vfill(DVec& v, int n, double start);      // v = start, start + 1, ... (n values)
+double vsum(const DVec& a);                    // sum of the elements
+int icount(const DVec& v, double thr);         // how many elements exceed thr
+void sget(double& x, const DVec& v, int i);    // x = v[i mod size]
+void iinc(int& x, int by);                     // x = (x + by) mod 1000
+double checked(const DVec& v, double d);       // throws std::domain_error when d == 0
+void maxpy(DMat& m, const DMat& a, double k);  // m = (m + k a) mod 1009, same extents
+DMat mmake(int rows, int cols, double seed);   // (seed + 7 i + 3 j) mod 1009
+double mtrace(const DMat& m);                  // sum of the diagonal
+void arow(DArr& a, const DVec& v);             // a[i] = (a[i] + v[i mod v.size()]) mod 1009
 // Not CEs: overloads beside CEs (a call that resolves to one stays a plain call, issue 39).
-void vbump(DVec& v, const DVec& by);               // v[i] = (v[i] + by[i]) mod 1009
-void iinc(int& x, double by);                      // x = (x + 2 by, truncated) mod 1000
+void vbump(DVec& v, const DVec& by);  // v[i] = (v[i] + by[i]) mod 1009
+void iinc(int& x, double by);         // x = (x + 2 by, truncated) mod 1000
 }  // namespace fz
 
 // An instance CE's class: `add` and `absorb` update it in place.

@@ -10,11 +10,17 @@
 
 extern DVec gv;
 
-inline double gfirst(int e) { return gv[static_cast<std::size_t>(e)]; }
-inline double gtwice(int e) { return std::fmod(gfirst(e) * 2.0, 1009.0); }
+inline double gfirst(int e) {
+  return gv[static_cast<std::size_t>(e)];
+}
+inline double gtwice(int e) {
+  return std::fmod(gfirst(e) * 2.0, 1009.0);
+}
 inline double gsum() {
   double s = 0;
   for (double x : gv) s = std::fmod(s + x, 1009.0);
   return s;
 }
-inline void gset(int e, double x) { gv[static_cast<std::size_t>(e)] = x; }
+inline void gset(int e, double x) {
+  gv[static_cast<std::size_t>(e)] = x;
+}

@@ -168,7 +168,7 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
   unreported.resize(ncompute);
   enqueued_kernels.assign(ncompute, 0);
   in_queue.resize(ncompute);
-  queue_end.assign(ncompute, 0);
+  queue_end = std::make_unique<std::atomic<cl_ulong>[]>(ncompute);
   cl_ulong global = 0;
   check(clGetDeviceInfo(dev.id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr),
         "clGetDeviceInfo");

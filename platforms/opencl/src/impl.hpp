@@ -170,9 +170,11 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // `span` (a task's on `queue`) moved past that end. A function implementation's span begins
   // with its barrier, which NVIDIA's driver ends as it is submitted, maybe behind milliseconds of
   // queued kernels: a tiled Cholesky's CLBlast GEMMs measured 2.5-4.6 ms for 0.14-0.3 of work,
-  // and DynPerf sent them to the CPU (23 ms each). Under stats_mu, in each queue's order.
+  // and DynPerf sent them to the CPU (23 ms each). In each queue's order (a race between two
+  // completions of one queue would only blur a timing).
   cl_ulong after_previous(int queue, std::pair<cl_ulong, cl_ulong> span);
-  std::vector<cl_ulong> queue_end;  // per compute queue: the end of its last task's work
+  // Per compute queue: the end of its last task's work (device clock).
+  std::unique_ptr<std::atomic<cl_ulong>[]> queue_end;
   std::atomic<int> tasks_in_flight{0};
   std::map<const rt::CeInfo*, double> kernel_s_per_byte;  // forecasts, per CE
   DecisionHooks hooks;

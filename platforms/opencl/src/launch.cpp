@@ -167,8 +167,8 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       if (*cl.offset) e[2] = expr::parse(cl.offset);
       if (ce.result) e[3] = expr::parse(cl.result_size);
       for (auto& x : e) plan.reads_elements |= x.source.find('[') != std::string::npos;
-      plan.what = std::make_shared<const std::string>(
-          (cl.function ? "function " : "kernel ") + std::string(cl.kernel_name) + " on " + name);
+      plan.what = std::make_shared<const std::string>((cl.function ? "function " : "kernel ") +
+                                                      std::string(cl.kernel_name) + " on " + name);
     }
     const bool reads_elements = plan.reads_elements;
 
@@ -372,11 +372,10 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
       kev = call_function(*r, cl, kq, wait, bound);
     } else {
       if (!wait.empty()) flush_marked(kq);
-      check(clEnqueueNDRangeKernel(kq, k, static_cast<cl_uint>(g.size()),
-                                   o.empty() ? nullptr : o.data(), g.data(),
-                                   l.empty() ? nullptr : l.data(),
-                                   static_cast<cl_uint>(wait.size()),
-                                   wait.empty() ? nullptr : wait.data(), &kev),
+      check(clEnqueueNDRangeKernel(
+                kq, k, static_cast<cl_uint>(g.size()), o.empty() ? nullptr : o.data(), g.data(),
+                l.empty() ? nullptr : l.data(), static_cast<cl_uint>(wait.size()),
+                wait.empty() ? nullptr : wait.data(), &kev),
             "clEnqueueNDRangeKernel");
       enqueued(kq);
     }
@@ -491,10 +490,7 @@ void OpenCLPlatform::Impl::record(Running& r, rt::Clock::time_point seen) {
   for (auto& c : r.writes) w += seconds(copies.emplace_back(event_span(c.event.get())));
   for (auto& c : r.reads) rd += seconds(copies.emplace_back(event_span(c.event.get())));
   auto kspan = work_span(r);
-  if (in_order && kspan.second) {
-    std::lock_guard lock(stats_mu);
-    kspan.first = after_previous(r.queue, kspan);
-  }
+  if (in_order && kspan.second) kspan.first = after_previous(r.queue, kspan);
   const double k = seconds(kspan);
   // When the driver reported it, give or take its callback's delay, unless a later kernel's
   // report completes it.
@@ -545,10 +541,10 @@ void OpenCLPlatform::Impl::record(Running& r, rt::Clock::time_point seen) {
 }
 
 cl_ulong OpenCLPlatform::Impl::after_previous(int queue, std::pair<cl_ulong, cl_ulong> span) {
-  cl_ulong& last = queue_end[static_cast<std::size_t>(queue)];
-  const cl_ulong start = last > span.first && last < span.second ? last : span.first;
-  last = std::max(last, span.second);
-  return start;
+  std::atomic<cl_ulong>& end = queue_end[static_cast<std::size_t>(queue)];
+  const cl_ulong last = end.load(std::memory_order_relaxed);
+  if (span.second > last) end.store(span.second, std::memory_order_relaxed);
+  return last > span.first && last < span.second ? last : span.first;
 }
 
 void OpenCLPlatform::Impl::complete(const std::shared_ptr<Running>& r, cl_int status,
