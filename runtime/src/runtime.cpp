@@ -182,7 +182,7 @@ void RuntimeCore::link(TaskImpl& t) {
   // ordered nothing on one platform.)
   t.linked = true;
   t.dur_s = rank_duration(t);
-  t.upward_s.store(t.dur_s, std::memory_order_relaxed);
+  t.upward_rank_s.store(t.dur_s, std::memory_order_relaxed);
   for (auto& a : t.args())
     if (a.out) impl(a.out.get())->set_producer(&t);
   // At most one task promoted per task visited (no thread_local: in a shared library each access

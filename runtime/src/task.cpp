@@ -60,9 +60,9 @@ int TaskImpl::open_attempt() {
 }
 
 bool TaskImpl::raise_rank(float r) {
-  float was = upward_s.load(std::memory_order_relaxed);
+  float was = upward_rank_s.load(std::memory_order_relaxed);
   while (was < r)
-    if (upward_s.compare_exchange_weak(was, r, std::memory_order_relaxed)) {
+    if (upward_rank_s.compare_exchange_weak(was, r, std::memory_order_relaxed)) {
       const int cls = rank_class(r, dur_s);
       int had = rank.load(std::memory_order_relaxed);
       while (had < cls)
@@ -73,6 +73,10 @@ bool TaskImpl::raise_rank(float r) {
 }
 
 // ---- TaskContext: every one is a TaskImpl ----
+
+float TaskContext::upward_s() const {
+  return static_cast<const TaskImpl*>(this)->upward_rank_s.load(std::memory_order_relaxed);
+}
 
 int TaskContext::bind_version(const Platform& p) {
   auto* t = static_cast<TaskImpl*>(this);

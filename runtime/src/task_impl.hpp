@@ -34,14 +34,14 @@ class TaskImpl final : public TaskContext {
   int open_attempt();
 
   int retries_done = 0;
-  // priority(): the class of upward_s against dur_s (rank_class), kept by RuntimeCore::link.
+  // priority(): the class of upward_rank_s against dur_s (rank_class), kept by RuntimeCore::link.
   using TaskContext::rank;
   // The forecast duration the ranks count for this task, set at submission, and its upward rank:
   // dur_s plus the longest upward rank of the tasks known to read its results (raised as they
   // are submitted, RuntimeCore::link).
   float dur_s = 0;
-  std::atomic<float> upward_s{0};
-  // Raises upward_s to at least `rank` (thread-safe): true when its class rose (a task already
+  std::atomic<float> upward_rank_s{0};
+  // Raises upward_rank_s to at least `rank` (thread-safe): true when its class rose (a task already
   // queued ready is queued again, Platform::promote).
   bool raise_rank(float rank);
   // Set (release) just before the task is submitted to `platform`, for promote: read by other

@@ -68,7 +68,7 @@ void VersionImpl::raise_producer(float reader_rank, int& budget, Promoted& promo
   if (!p) return;
   --budget;
   const float r = p->dur_s + reader_rank;
-  if (r <= p->upward_s.load(std::memory_order_relaxed)) return;  // its producers know more
+  if (r <= p->upward_rank_s.load(std::memory_order_relaxed)) return;  // its producers know more
   // Queued ready on a platform: queued again at its new priority. (One still waiting for an
   // input is queued once that input is ready, at the priority it has then.)
   if (p->raise_rank(r) && p->queued_on.load(std::memory_order_acquire) && !p->inputs().waiting() &&

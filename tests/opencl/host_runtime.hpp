@@ -7,6 +7,7 @@
 
 #include <cei/rt/platform.hpp>
 
+#include <atomic>
 #include <condition_variable>
 #include <future>
 #include <memory>
@@ -196,9 +197,13 @@ class HostTask : public rt::Task {
     char name[16] = {};
     pthread_getname_np(pthread_self(), name, sizeof name);
     finished_on = name;
+    finish_order = finishes()++;
     done_.set_value(error);
   }
   std::string finished_on;  // the name of the thread that finished the task; read after wait()
+  int finish_order = -1;    // how many tasks of this process finished before it; after wait()
+  float rank = 0;           // its upward_s(); set before it is submitted
+  float upward_s() const override { return rank; }
   Timing& timing() override { return timing_; }
   const Timing& timing() const override { return timing_; }
   // Blocks until the platform finishes the task; rethrows its error.
@@ -212,6 +217,10 @@ class HostTask : public rt::Task {
   Timing timing_;
   std::promise<std::exception_ptr> done_;
   std::shared_future<std::exception_ptr> finished_ = done_.get_future().share();
+  static std::atomic<int>& finishes() {
+    static std::atomic<int> n{0};
+    return n;
+  }
 };
 
 }  // namespace cei::test

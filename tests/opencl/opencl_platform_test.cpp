@@ -26,8 +26,8 @@ struct Call {
   std::shared_ptr<HostVersion> result;
 };
 
-// Submits ce(inputs...) with a fresh result version, like the Analyzer would.
-Call call(rt::Platform& p, const rt::CeInfo& ce, std::vector<VersionPtr> inputs) {
+// Submits ce(inputs...) with a fresh result version, like the Analyzer would; `rank`: its upward_s.
+Call call(rt::Platform& p, const rt::CeInfo& ce, std::vector<VersionPtr> inputs, float rank = 0) {
   std::vector<rt::TaskArg> args;
   for (std::size_t i = 0; i < ce.nparams; ++i) {
     rt::TaskArg a{ce.params[i].dir, ce.params[i].type, inputs.at(i), nullptr};
@@ -40,6 +40,7 @@ Call call(rt::Platform& p, const rt::CeInfo& ce, std::vector<VersionPtr> inputs)
     args.push_back({Dir::Out, ce.result, nullptr, c.result});
   }
   c.task = std::make_shared<HostTask>(ce, std::move(args));
+  c.task->rank = rank;
   p.submit(c.task);
   return c;
 }
@@ -224,6 +225,27 @@ TEST(OpenCLPlatform, InOrderQueuesCompleteABurstWithOneCallback) {
   const opencl::Stats s = p->stats();
   EXPECT_EQ(s.kernels, 40u);
   EXPECT_EQ(s.completion_callbacks, 1u);
+}
+
+TEST(OpenCLPlatform, HeldTasksReachAnInOrderQueueLongestRankFirst) {
+  // A GPU's one in-order queue: once it holds the window's work, ready tasks wait on the host and
+  // go in by upward rank, not as they became ready (the panel of a tiled Cholesky before the
+  // trailing update queued ahead of it).
+  opencl::Options o = options();
+  o.in_order = true;
+  auto p = pocl(o);
+  const std::size_t big = 1 << 24;  // tens of ms per kernel here: the window is full at once
+  call(*p, inc_ce, {HostVersion::of(iota(big))}).task->wait();  // its rate is measured
+  std::vector<Call> calls;
+  std::vector<VersionPtr> inputs;  // made first: making one takes about as long as a kernel
+  for (int i = 0; i < 6; ++i) inputs.push_back(HostVersion::of(iota(big)));
+  for (int i = 0; i < 6; ++i) calls.push_back(call(*p, inc_ce, {inputs[i]}, i == 5 ? 5.f : 0.f));
+  for (auto& c : calls) c.task->wait();
+  EXPECT_EQ(calls[5].result->get<IVec>(), iota(big, 1));
+  // The first two fill the window; the ranked one, last to come, passes the three held before it.
+  for (int i : {2, 3, 4})
+    EXPECT_LT(calls[5].task->finish_order, calls[i].task->finish_order) << "task " << i;
+  p->shutdown();
 }
 
 TEST(OpenCLPlatform, InOrderChainTakesADeviceInputAndAHostInputAtEachLink) {

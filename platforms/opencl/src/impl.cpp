@@ -183,7 +183,6 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
   max_inflight = options.max_inflight ? options.max_inflight : in_order ? 0 : cpu_device ? 1 : 16;
   if (in_order && ncompute == 1) max_inflight = 0;  // the queue runs one kernel at a time
   min_ahead = 2 * std::max<std::size_t>({1, max_inflight, in_order ? ncompute : 0});
-  hold = !in_order;
 }
 
 OpenCLPlatform::Impl::~Impl() {
@@ -613,10 +612,10 @@ bool OpenCLPlatform::Impl::enter(const std::shared_ptr<Running>& r) {
   }
   const double exec_s = r->released ? r->exec_s : forecast_exec_s(*r->task);
   std::unique_lock lock(hold_mu);
-  // Behind the held ones: tasks reach the device in the order they became ready.
+  // Behind the held ones, in their order (held).
   if (!r->released && (!held.empty() || window_full())) {
     r->exec_s = exec_s;
-    held.push_back(r);
+    held.emplace(std::pair{-r->task->upward_s(), arrivals++}, r);
     return false;
   }
   if (r->context && !r->context->begin(r->attempt)) {
@@ -645,8 +644,8 @@ void OpenCLPlatform::Impl::leave(Running& r) {
     r.ahead = false;
     ahead_s = --ahead_n == 0 ? 0 : ahead_s - r.exec_s;  // no rounding left over when empty
     while (!held.empty() && !window_full()) {
-      auto& next = go.emplace_back(std::move(held.front()));
-      held.pop_front();
+      auto& next = go.emplace_back(std::move(held.begin()->second));
+      held.erase(held.begin());
       next->released = next->ahead = true;
       ahead_s += next->exec_s;
       ++ahead_n;
@@ -658,8 +657,8 @@ void OpenCLPlatform::Impl::leave(Running& r) {
 bool OpenCLPlatform::Impl::withdraw(rt::Task& t) {
   std::lock_guard lock(hold_mu);
   auto it = std::find_if(held.begin(), held.end(),
-                         [&t](const std::shared_ptr<Running>& r) { return r->task.get() == &t; });
-  if (it == held.end() || !(*it)->context || !(*it)->context->withdraw()) return false;
+                         [&t](const auto& h) { return h.second->task.get() == &t; });
+  if (it == held.end() || !it->second->context || !it->second->context->withdraw()) return false;
   held.erase(it);
   tasks_in_flight--;  // the forecasts stop counting it
   return true;

@@ -251,13 +251,15 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   static constexpr double kAheadS = 10e-3;
   std::size_t min_ahead = 2;  // set by the constructor: two kernels per one that may run at once
   std::mutex hold_mu;
-  std::deque<std::shared_ptr<Running>> held;  // ready, waiting for room ahead; under hold_mu
-  double ahead_s = 0;                         // forecasts of the kernels let through; under hold_mu
-  std::size_t ahead_n = 0;                    // how many; under hold_mu
-  // GPUs (in-order queues) hold nothing back: with the hold, matmul 2048/256 on an H100 took
-  // 1.8-2.8 s instead of 0.08 (cei_opencl_bench's 8 products 41 ms instead of 1), and there was no
-  // time left to find why. Their queued kernels stay where nothing can recall them.
-  bool hold = true;           // set by the constructor
+  // Ready, waiting for room ahead; under hold_mu. The longest upward rank (as the task was held)
+  // goes first, the oldest among equals: a tiled Cholesky's panel (trsm, syrk) feeding the next
+  // potrf passes the trailing update's GEMMs held before it, which a device queue in readiness
+  // order ran first. Key: {-upward rank, arrival}.
+  std::map<std::pair<float, std::uint64_t>, std::shared_ptr<Running>> held;
+  std::uint64_t arrivals = 0;  // under hold_mu
+  double ahead_s = 0;          // forecasts of the kernels let through; under hold_mu
+  std::size_t ahead_n = 0;     // how many; under hold_mu
+  bool hold = true;
   bool window_full() const {  // under hold_mu
     return hold && ahead_n >= min_ahead && ahead_s >= kAheadS;
   }

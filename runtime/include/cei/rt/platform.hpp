@@ -260,6 +260,10 @@ class Task {
   // by one each time the rank doubles against the task's own forecast. Higher runs first: queues
   // that order their ready tasks use it; it only grows, until the task settles. Thread-safe.
   virtual int priority() const { return 0; }
+  // That upward rank itself, in seconds of forecast work (0 when not ranked): for a platform that
+  // orders a few ready tasks finely, where priority()'s classes tie (every task of a large tiled
+  // factorization ranks at the top class). Only grows, until the task settles. Thread-safe.
+  virtual float upward_s() const { return 0; }
   // The runtime's tasks are TaskContexts (task_context.hpp), whose attempts a platform begins
   // and gives back; null for a task that is not the runtime's (a platform driven directly by a
   // test). Virtual, not a dynamic_cast: a platform library links without the runtime's type info.

@@ -121,6 +121,7 @@ class TaskContext : public Task {
   // Final: the runtime's executor reads it for every task it queues, without a virtual call.
   // Thread-safe (the runtime raises it while the task waits).
   int priority() const final { return rank.load(std::memory_order_relaxed); }
+  float upward_s() const final;
   // The highest priority() the runtime gives: the class of an upward rank at least 2^kMaxPriority
   // times the task's own forecast (docs/executor.md, "Priorities").
   static constexpr int kMaxPriority = 4;
