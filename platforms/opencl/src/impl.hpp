@@ -257,8 +257,14 @@ struct OpenCLPlatform::Impl : std::enable_shared_from_this<OpenCLPlatform::Impl>
   // order ran first. Key: {-upward rank, arrival}.
   std::map<std::pair<float, std::uint64_t>, std::shared_ptr<Running>> held;
   std::uint64_t arrivals = 0;  // under hold_mu
-  double ahead_s = 0;          // forecasts of the kernels let through; under hold_mu
-  std::size_t ahead_n = 0;     // how many; under hold_mu
+  // While tasks are held on an in-order queue, the dispatcher waits for the oldest kernel itself
+  // and completes through it: NVIDIA's driver called back a flush's last kernel 20 ms after it
+  // ended when the host made no other OpenCL call meanwhile (H100: matmul 1024/256 on the GPU
+  // alone took 0.55 s, a 20 ms gap at each window), and a held task waits for exactly that.
+  std::atomic<bool> awaiting{false};
+  void await_oldest();      // on the dispatcher
+  double ahead_s = 0;       // forecasts of the kernels let through; under hold_mu
+  std::size_t ahead_n = 0;  // how many; under hold_mu
   bool hold = true;
   bool window_full() const {  // under hold_mu
     return hold && ahead_n >= min_ahead && ahead_s >= kAheadS;
