@@ -23,6 +23,7 @@ no_jobs() { [ -z "$(squeue -h -o %i 2>/dev/null)" ]; }
 # Every job ends before the daemons stop (a job step's slurmstepd would outlive slurmd).
 cleanup() {
   local status=$?
+  set +e # every step runs, whatever one before it returned
   if [ -n "${SLURM_CONF:-}" ]; then
     scancel --quiet --user "$(id -un)" 2>/dev/null
     poll 20 no_jobs || echo "WARNING: jobs left: $(squeue 2>&1)"
@@ -116,13 +117,19 @@ results() { grep -E '^(checksum|accuracy|edge pixels|heights) ' "$1" || true; }
 # No process of this test's jobs: they all name its folder (cei-run's and the program's arguments,
 # the workers' token files); the daemons' own command lines name only $work/slurm.conf or munge.
 job_gone() { ! pgrep -f -- "$1" >/dev/null; }
+job_ended() {
+  ! scontrol -o show job "$1" 2>/dev/null | grep -Eq 'JobState=(PENDING|CONFIGURING|RUNNING|COMPLETING) '
+}
 rendezvous_empty() { [ -z "$(ls -A "$work/.cei-run" 2>/dev/null)" ]; }
 
 # 1. The program with 3 workers: its result is -seq's, and it found the 3 workers.
 cd "$work"
 mkdir seq && (cd seq && env -u CEI_POLICY "$seq" "$@" >out.txt)
-timeout 120 sbatch --wait "${geometry[@]}" --output=run.out cei.sbatch "$program" "$@" ||
-  fail "the job failed (status $?)"
+id=$(sbatch --parsable "${geometry[@]}" --output=run.out cei.sbatch "$program" "$@")
+# (sbatch --wait polls every few seconds: this is quicker.)
+poll 120 job_ended "$id" || fail "job $id did not end within 120 s: $(scontrol show job "$id")"
+scontrol -o show job "$id" | grep -q 'JobState=COMPLETED .*ExitCode=0:0' ||
+  fail "job $id failed: $(scontrol -o show job "$id")"
 results seq/out.txt >seq.results
 results run.out >run.results
 grep -q '^checksum ' seq.results || fail "$seq printed no checksum"
@@ -137,6 +144,7 @@ poll 5 rendezvous_empty || fail "the rendezvous folder is left: $(ls -AR "$work/
 echo "job 1: results equal, 3 workers, all stopped (${SECONDS} s)"
 
 # 2. scancel: a program that never ends, with its 3 workers; nothing of it may outlive the job.
+# shellcheck disable=SC2016 # $0 is the script's, at its run
 printf '#!/bin/sh\nexec python3 -c "import time; time.sleep(600)" "$0"\n' >hold
 chmod +x hold
 ln -s "$program-worker" hold-worker
