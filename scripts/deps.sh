@@ -15,6 +15,7 @@ PACKAGES=(
   graphviz
   libstarpu-dev
   curl
+  slurm-wlm munge   # tests/cluster: cei-run under a one-host Slurm (docs/cluster.md)
   openssl   # the tests make their HTTPS certificates with it (not in a minimal Debian)
   "$@"
 )

@@ -16,6 +16,8 @@ foreach(dir cei runtime platforms instrumenter)
   endforeach()
 endforeach()
 file(GLOB scripts LIST_DIRECTORIES false "${ROOT}/scripts/*.sh")
+# cei-run (docs/cluster.md) reads its CEI_RUN_* variables the same way.
+list(APPEND scripts "${ROOT}/tools/cei-run/cei-run")
 
 # name -> the first file that reads it, for the message.
 set(names)
