@@ -10,9 +10,12 @@
 //    Failure::Crash: a retry never runs it inside the program's own process;
 //  - a node that does not answer within the request timeout (down, frozen, unreachable), or that
 //    turns out to be another one (restarted: a new instance; replaced: other CEs) when it answers
-//    as if it had lost our values (404, 400), is lost for the run: the runtime re-places its
-//    unfinished tasks through the policy. Under only:<node> the program stops instead, with a
-//    message naming the node and the cause (docs/remote.md);
+//    as if it had lost our values (404, 400), or that misses its health checks, is lost: the
+//    runtime re-places its unfinished tasks through the policy, and once the node answers its
+//    health checks again (as a node of the same application) it is admitted again, holding
+//    none of the values it held before (an admission's epoch marks the replicas it made). Under
+//    only:<node> the program stops instead, with a message naming the node and the cause
+//    (docs/remote.md);
 //  - a value's copy on the node is deleted once no replica of this platform holds its id, never
 //    while another upload of the same id (a version named like an earlier one) is in use;
 //  - every output Replica keeps its lineage (the CE and its input versions, so those stay alive
@@ -107,14 +110,10 @@ class RemoteReplica : public rt::Replica {
   // download of another shape is a malformed answer.
   RemoteReplica(RemotePlatform& p, NodeRef ref, const rt::TypeOps& type, std::size_t bytes,
                 std::vector<std::int64_t> extents,
-                std::shared_ptr<const Lineage> lineage = nullptr)
-      : p_(p),
-        ref_(std::move(ref)),
-        type_(type),
-        bytes_(bytes),
-        extents_(std::move(extents)),
-        lineage_(std::move(lineage)) {}
+                std::shared_ptr<const Lineage> lineage = nullptr);
   rt::Platform& owner() override;
+  // Made in the node's current admission: one from before the node was lost is not trusted.
+  bool current() const;
   void to_host(void* dst, std::function<void(std::exception_ptr)> done) override;
   std::size_t bytes() const override { return bytes_; }
   const std::vector<std::int64_t>& extents() const { return extents_; }
@@ -129,6 +128,7 @@ class RemoteReplica : public rt::Replica {
 
   RemotePlatform& p_;
   NodeRef ref_;
+  unsigned epoch_;  // the node's admission it was made in
   const rt::TypeOps& type_;
   std::size_t bytes_;
   const std::vector<std::int64_t> extents_;
@@ -285,7 +285,10 @@ class RemotePlatform : public rt::Platform {
     c.timeout = o.timeout;
     c.validate_certificates = o.validate_certificates;
     c.ca_file = o.ca_file;
-    client_ = std::make_unique<NodeClient>(url, std::move(token), c);
+    client_ = std::make_unique<NodeClient>(url, token, c);
+    // Its own client: a check waits at most a period, while a task's request waits longer.
+    c.timeout = std::min(o.timeout, std::max(o.health_period, std::chrono::milliseconds(1)));
+    health_client_ = std::make_unique<NodeClient>(url, std::move(token), c);
     // The prefix of every id this run gives the node's values: 128 random bits, so that another
     // holder of the token cannot name them (docs/rest-api.yaml).
     std::random_device rd;
@@ -307,6 +310,7 @@ class RemotePlatform : public rt::Platform {
     // tasks at once (the client's long polls are one blocking request per task).
     const std::size_t loops = std::min(std::max<std::size_t>(2, workers_), 4 * cores);
     for (std::size_t i = 0; i < loops; ++i) threads_.emplace_back([this] { loop(); });
+    if (o.health_period.count() > 0) threads_.emplace_back([this] { monitor(); });
     // A fetch is a download, or after a loss a recomputation on the host's cores: one thread per
     // core, at least 2 (one download's latency hides behind another's transfer), at most 8
     // (more downloads at once from one node do not share its link any faster).
@@ -336,7 +340,7 @@ class RemotePlatform : public rt::Platform {
       if (!a.in) continue;
       double b = static_cast<double>(a.in->bytes());
       input += b;
-      if (!a.in->replica_on(*this)) to_send += b;
+      if (!current_replica(*a.in)) to_send += b;
     }
     f.transfer_s = latency_s_ * 2 + to_send / bandwidth_;
     f.exec_s = 1e-3;
@@ -398,6 +402,7 @@ class RemotePlatform : public rt::Platform {
       stop_ = true;
     }
     cv_.notify_all();
+    health_cv_.notify_all();
     for (auto& th : threads_) th.join();
     fetchers_->stop();  // after the loops: their tasks' outputs may still be fetched
   }
@@ -430,11 +435,14 @@ class RemotePlatform : public rt::Platform {
 
   // The node does not answer, or is another one: it gets no more tasks, the runtime re-places
   // the unfinished ones, and the values it held are recomputed when needed. Under only:<node>
-  // the program stops here. Thread-safe; the first cause is the one reported.
-  void lose(const std::string& cause) {
+  // the program stops here. Thread-safe; the first cause is the one reported. `epoch`: the
+  // node's admission the failed request began in; one of an earlier admission (a long poll that
+  // the node's freeze left hanging) says nothing of the node admitted again since.
+  void lose(const std::string& cause) { lose(cause, epoch_.load()); }
+  void lose(const std::string& cause, unsigned epoch) {
     {
       std::lock_guard lock(mu_);
-      if (lost_) return;
+      if (lost_ || epoch != epoch_.load()) return;
       lost_cause_ = cause;
       lost_ = true;
     }
@@ -446,6 +454,14 @@ class RemotePlatform : public rt::Platform {
         "recomputed where needed",
         name_, url_, cause);
     if (rt) rt->platform_failed(*this);
+  }
+
+  unsigned epoch() const { return epoch_.load(); }  // thread-safe
+
+  // This platform's replica of v made in the node's current admission, or null.
+  std::shared_ptr<RemoteReplica> current_replica(rt::Version& v) const {
+    auto r = std::dynamic_pointer_cast<RemoteReplica>(v.replica_on(*this));
+    return r && r->current() ? r : nullptr;
   }
 
   // Under only:<node>, what this node cannot do ends the program: nothing may run elsewhere.
@@ -463,7 +479,9 @@ class RemotePlatform : public rt::Platform {
   bool still_same_node() {
     std::string why;
     try {
-      why = change(identity_, identity_of(client_->info()));
+      const Identity now = identity_of(client_->info());
+      std::lock_guard lock(mu_);
+      why = change(identity_, now);
     } catch (const NodeError& e) {
       why = e.what();
     } catch (const std::exception& e) {
@@ -549,7 +567,7 @@ class RemotePlatform : public rt::Platform {
     for (;;) {
       wait_idle(id);
       if (lost_) throw NodeError(0, "node lost");
-      if (v.replica_on(*this)) return;
+      if (current_replica(v)) return;
       std::lock_guard lock(mu_);
       if (busy_ids_.insert(id).second) break;
     }
@@ -577,6 +595,7 @@ class RemotePlatform : public rt::Platform {
     if (rt::observing()) rt::observe_transfer({this, t.id(), data_name(v), n, true, t0, t1});
     t.timing().bytes_in += n;
     t.timing().transfer_in_s += s;
+    v.drop_replica(*this);  // one of an earlier admission, if any: this one replaces it
     v.add_replica(std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), n,
                                                   extents_of(v.type(), v.host())));
   }
@@ -726,12 +745,12 @@ class RemotePlatform : public rt::Platform {
     return e.unreachable() && !e.timed_out() && !e.malformed() && still_same_node();
   }
 
-  // A request of t's attempt failed.
-  void failed(const rt::TaskPtr& t, int attempt, const NodeError& e) {
+  // A request of t's attempt, begun in admission `epoch`, failed.
+  void failed(const rt::TaskPtr& t, int attempt, const NodeError& e, unsigned epoch) {
     if (e.store_full() && sole()) stop_sole(std::string("has no room for this run: ") + e.what());
     if (e.busy()) return give_back(t, attempt, e.what());
     if (e.unreachable())
-      lose(e.what());
+      lose(e.what(), epoch);
     else if (e.status() == 404 || e.status() == 400)
       still_same_node();
     if (lost_) return give_back(t, attempt, e.what());
@@ -741,6 +760,7 @@ class RemotePlatform : public rt::Platform {
   // Deletes from the node the values no hold names any more, but none that an upload or a new
   // hold of the same id has taken back meanwhile.
   void delete_unused(const std::vector<std::string>& ids) {
+    const unsigned epoch = epoch_;
     for (const auto& id : ids) {
       {
         std::lock_guard lock(mu_);
@@ -751,7 +771,7 @@ class RemotePlatform : public rt::Platform {
       } catch (const NodeError& e) {  // already gone, or the node is: nothing left to free
         // Silent past the request timeout, as for any other request: the next delete would
         // wait as long, and a shutdown after it.
-        if (e.timed_out()) lose(e.what());
+        if (e.timed_out()) lose(e.what(), epoch);
       }
       {
         std::lock_guard lock(mu_);
@@ -759,6 +779,67 @@ class RemotePlatform : public rt::Platform {
       }
       ids_cv_.notify_all();
     }
+  }
+
+  // Every health_period, GET /v1/health: health_failures misses in a row lose the node (found
+  // within (health_failures + 1) periods, whatever the task requests wait for); a lost node that
+  // answers is admitted again (readmit()). A check starts a period after the one before started:
+  // a miss, which waits at most a period, does not stretch the next period.
+  void monitor() {
+    int misses = 0;
+    auto next = Clock::now() + opt_.health_period;
+    std::unique_lock lock(mu_);
+    while (!health_cv_.wait_until(lock, next, [&] { return stop_; })) {
+      next = std::max(next + opt_.health_period, Clock::now());
+      lock.unlock();
+      const unsigned epoch = epoch_;
+      const bool ok = health_client_->health();
+      if (lost_) {
+        misses = 0;
+        if (ok) readmit();
+      } else if (ok) {
+        misses = 0;
+      } else if (++misses >= opt_.health_failures) {
+        lose("no answer to /v1/health within " + std::to_string(health_client_timeout_ms()) +
+                 " ms, " + std::to_string(misses) + " times in a row",
+             epoch);
+        misses = 0;
+      }
+      lock.lock();
+    }
+  }
+
+  long health_client_timeout_ms() const {
+    return static_cast<long>(std::min(opt_.timeout, opt_.health_period).count());
+  }
+
+  // The lost node answers its health checks again: as a node of the same application (the same
+  // instance, thawed; or another, restarted), it may be given tasks again, but none of the
+  // values it held is trusted: the replicas of the earlier admission are not used (current()).
+  // A node of another application stays lost.
+  void readmit() {
+    Identity now;
+    try {
+      now = identity_of(health_client_->info());
+    } catch (const std::exception&) {
+      return;  // asked again at the next check
+    }
+    std::string as;
+    {
+      std::lock_guard lock(mu_);
+      if (stop_ || !lost_ || now.ces != identity_.ces) return;
+      as = now.instance == identity_.instance
+               ? "the same instance"
+               : "instance " + now.instance + " (was " + identity_.instance + ")";
+      identity_ = now;
+      ++epoch_;
+      lost_ = false;
+    }
+    rt::log().warn(
+        "node {} ({}) re-admitted: it answers its health checks again as {}; the values it held "
+        "before are not used",
+        name_, url_, as);
+    if (auto* rt = rt::Runtime::if_started()) rt->platform_readmitted(*this);
   }
 
   void loop() {
@@ -793,12 +874,13 @@ class RemotePlatform : public rt::Platform {
         give_back(t, attempt, cause);  // one the runtime submitted as the node was being lost
       } else {
         bool again = true;  // once, after a failed connection to a node that is still itself
+        const unsigned epoch = epoch_;
         for (;;) {
           try {
             run(*t, attempt);
           } catch (const NodeError& e) {
             if (std::exchange(again, false) && connection_only(e)) continue;
-            failed(t, attempt, e);
+            failed(t, attempt, e, epoch);
           } catch (...) {
             settle(*t, attempt, std::current_exception());
           }
@@ -815,8 +897,9 @@ class RemotePlatform : public rt::Platform {
   std::string name_, url_;
   RemoteOptions opt_;
   std::unique_ptr<NodeClient> client_;
+  std::unique_ptr<NodeClient> health_client_;  // monitor()'s
   std::string session_;
-  Identity identity_;        // set by the first probe, constant afterwards
+  Identity identity_;        // under mu_: set by the first probe and each re-admission
   std::string start_cause_;  // why the first probe failed
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -826,6 +909,8 @@ class RemotePlatform : public rt::Platform {
   std::set<std::string> busy_ids_;   // ids with an upload or a delete under way
   std::condition_variable ids_cv_;   // busy_ids_ lost one, or the node was lost
   std::atomic<bool> lost_{false};
+  std::atomic<unsigned> epoch_{0};     // admissions since the first one
+  std::condition_variable health_cv_;  // monitor()'s wait for the next check, or stop_
   std::string lost_cause_;
   std::size_t queued_ = 0;
   bool stop_ = false;
@@ -846,6 +931,21 @@ NodeRef::~NodeRef() {
   if (p_) p_->release(id_);
 }
 
+RemoteReplica::RemoteReplica(RemotePlatform& p, NodeRef ref, const rt::TypeOps& type,
+                             std::size_t bytes, std::vector<std::int64_t> extents,
+                             std::shared_ptr<const Lineage> lineage)
+    : p_(p),
+      ref_(std::move(ref)),
+      epoch_(p.epoch()),
+      type_(type),
+      bytes_(bytes),
+      extents_(std::move(extents)),
+      lineage_(std::move(lineage)) {}
+
+bool RemoteReplica::current() const {
+  return epoch_ == p_.epoch();
+}
+
 rt::Platform& RemoteReplica::owner() {
   return p_;
 }
@@ -863,6 +963,10 @@ void RemoteReplica::fetch(void* dst, std::function<void(std::exception_ptr)> don
     }
     done(e);
   };
+  // Made before the node was lost and admitted again: what the node holds under its id is not
+  // trusted (docs/remote.md, "A lost node").
+  if (lineage && !current())
+    return recompute(std::move(lineage), dst, p_.fetchers(), std::move(arrived));
   std::exception_ptr error;
   bool rebuild = false;
   try {
@@ -878,7 +982,7 @@ void RemoteReplica::fetch(void* dst, std::function<void(std::exception_ptr)> don
       rt::observe_transfer({&p_, 0, ref_.id().substr(ref_.id().find('-') + 1), n, false, t0, t1});
   } catch (const NodeError& e) {
     if (e.unreachable())
-      p_.lose(e.what());
+      p_.lose(e.what(), epoch_);
     else if (e.status() == 404)
       p_.still_same_node();
     // The node is gone (or lost the value): rebuild it here.
@@ -938,7 +1042,8 @@ double remote_number(const std::string& k, const std::string& v) {
   return x;
 }
 
-// CEI_REMOTE="name=url,token=T[,timeout_ms=N][,retry_ms=N][,per_gb=P][,per_hour=P];name2=..."
+// CEI_REMOTE="name=url,token=T[,timeout_ms=N][,retry_ms=N][,health_ms=N][,health_failures=N]
+//             [,per_gb=P][,per_hour=P];name2=..."
 void add_from_env(rt::Runtime& rt) {
   const char* env = std::getenv("CEI_REMOTE");
   if (!env) return;
@@ -965,6 +1070,11 @@ void add_from_env(rt::Runtime& rt) {
       } else if (k == "retry_ms") {
         o.retry_after =
             std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
+      } else if (k == "health_ms") {  // both checked at launch (check_cei_remote)
+        o.health_period =
+            std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
+      } else if (k == "health_failures") {
+        o.health_failures = std::max(1, static_cast<int>(std::min(remote_number(k, v), 1e9)));
       } else if (k == "per_gb") {
         o.price_per_gb = remote_number(k, v);
       } else if (k == "per_hour") {

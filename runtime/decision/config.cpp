@@ -129,9 +129,8 @@ namespace {
 // A token travels in a request header: a control character (CR, LF) would end it and start
 // another header.
 bool has_control_character(std::string_view token) {
-  return std::any_of(token.begin(), token.end(), [](char c) {
-    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-  });
+  return std::any_of(token.begin(), token.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
 // Reads one TOML document and reports every mistake with file, line and dotted key.
@@ -494,7 +493,8 @@ void check_token(const std::string& name, std::string_view token) {
 
 // CEI_REMOTE's syntax, as platforms/remote reads it: the remote platform factory runs before the
 // policy factory reports a wrong launch, and a mistake must stop the program before a node is
-// contacted ("name=url,token=T[,timeout_ms=N][,retry_ms=N][,per_gb=P][,per_hour=P];...").
+// contacted ("name=url,token=T[,timeout_ms=N][,retry_ms=N][,health_ms=N][,health_failures=N]
+// [,per_gb=P][,per_hour=P];...").
 void check_cei_remote(const Config& cfg) {
   const char* env = std::getenv("CEI_REMOTE");
   if (!env) return;
@@ -526,6 +526,14 @@ void check_cei_remote(const Config& cfg) {
         const double least = k == "timeout_ms" ? 1 : 0;
         if (v.empty() || *end != '\0' || !(x >= least) || !std::isfinite(x))
           fail(k + ": expected a number >= " + (least > 0 ? "1" : "0") + ", got '" + v + "'");
+      } else if (k == "health_ms" || k == "health_failures") {
+        // health_ms=0 turns the checks off; a threshold of 0 would lose the node before asking.
+        char* end = nullptr;
+        const long x = std::strtol(v.c_str(), &end, 10);
+        const long least = k == "health_ms" ? 0 : 1;
+        if (v.empty() || *end != '\0' || x < least || x > 86400000)
+          fail(name + ": " + k + ": expected a whole number from " + std::to_string(least) +
+               " to 86400000, got '" + v + "'");
       } else if (k != "token") {
         fail("unknown key '" + k + "'");
       } else {

@@ -332,6 +332,10 @@ void RuntimeCore::observe_replaced(TaskImpl& t, const Platform& from, const Plat
   for_observers([&](Observer& o) { o.task_replaced(t, from, to, lag); });
 }
 
+void RuntimeCore::observe_membership(const Platform& p, bool lost) {
+  for_observers([&](Observer& o) { o.platform_membership(p, lost); });
+}
+
 void RuntimeCore::observe(TaskImpl& t, bool failed) {
   // A dropped task ran nothing: its time would teach the profiles that the version is free.
   if (profiles && !failed && t.platform && t.quality() != Quality::Dropped) {
@@ -618,6 +622,10 @@ void Runtime::drain() {
 
 void Runtime::platform_failed(Platform& p) {
   impl_->scheduler().platform_lost(p);
+}
+
+void Runtime::platform_readmitted(Platform& p) {
+  impl_->scheduler().platform_readmitted(p);
 }
 
 void Runtime::platform_opened(Platform& p) {

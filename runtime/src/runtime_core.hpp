@@ -51,6 +51,7 @@ class RuntimeCore {
 
   void observe_submitted(TaskImpl& t, std::span<const Candidate> candidates, std::size_t chosen);
   void observe_replaced(TaskImpl& t, const Platform& from, const Platform& to, double lag);
+  void observe_membership(const Platform& p, bool lost);
   void observe(TaskImpl& t, bool failed);
   void task_done() noexcept;
   // Thread-safe: tasks submitted and not settled.

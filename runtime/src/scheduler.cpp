@@ -468,12 +468,27 @@ void Scheduler::platform_lost(Platform& p) {
   }
   log().warn("platform {} lost: {} unfinished task(s) go to other platforms", p.name(),
              orphans.size());
+  core_.observe_membership(p, true);
   for (auto& [task, attempt] : orphans) {
     TaskImpl* t = impl(task.get());
     if (attempt == 0 || !t->claim(attempt)) continue;  // settling, or placed again, right now
     untrack(*t);
     dispatch(*t);  // its inputs are still held by the task: they are safe
   }
+}
+
+bool Scheduler::platform_readmitted(Platform& p) {
+  {
+    std::lock_guard g(tracked_mu_);
+    auto it = std::find(lost_.begin(), lost_.end(), &p);
+    if (it == lost_.end()) return false;
+    lost_.erase(it);
+    any_lost_.store(!lost_.empty(), std::memory_order_release);
+  }
+  log().warn("platform {} re-admitted: it may be given tasks again", p.name());
+  core_.observe_membership(p, false);
+  platform_opened(p);
+  return true;
 }
 
 }  // namespace cei::rt

@@ -82,6 +82,10 @@ class Scheduler {
   bool place_again(TaskImpl& t);
   // A platform is gone: it gets no more tasks, and its unsettled tracked tasks are placed again.
   void platform_lost(Platform& p);
+  // The reverse of platform_lost: a lost platform may be offered tasks again (a node that
+  // answers its health checks again); the tasks queued elsewhere are offered to the policy again,
+  // as when a device opens. False if it was not lost.
+  bool platform_readmitted(Platform& p);
   // Starts t's timeout clock for `attempt` (no-op without a timeout).
   void start_timeout(TaskImpl& t, int attempt);
   // t settled (done or failed for good): forgets it, and lets tasks held for its CE go.
@@ -124,9 +128,9 @@ class Scheduler {
   // After the policy picked cs[pick] for t: false when t must wait (held) until an exploration
   // of its CE reports or one of its tasks completes.
   bool explore_or_hold(TaskImpl& t, std::span<const Candidate> cs, std::size_t pick, bool resumed);
-  void end_exploration(TaskImpl& t);    // t's measurement is in, or will never be
+  void end_exploration(TaskImpl& t);          // t's measurement is in, or will never be
   void end_version_exploration(TaskImpl& t);  // the same for t's native version
-  void release_held(const CeInfo& ce);  // dispatches held tasks until one must wait again
+  void release_held(const CeInfo& ce);        // dispatches held tasks until one must wait again
   bool is_lost(const Platform* p);
   void track(TaskImpl& t);
 

@@ -127,6 +127,16 @@ class Writer {
                     {"tid", 0},
                     {"ts", us(r.at)},
                     {"args", {{"task", r.task}, {"from", r.from}, {"to", r.to}, {"lag", r.lag}}}});
+    // A platform lost or admitted again: an instant on its process.
+    for (const MembershipRecord& m : run_.memberships)
+      ev.push_back({{"ph", "i"},
+                    {"s", "p"},
+                    {"name", m.lost ? "lost" : "re-admitted"},
+                    {"cat", "membership"},
+                    {"pid", pid_.at(m.platform)},
+                    {"tid", 0},
+                    {"ts", us(m.at)},
+                    {"args", {{"platform", m.platform}}}});
     for (const auto& [track, name] : tracks) {
       ev.push_back(meta("thread_name", track.first, track.second, name));
       ev.push_back({{"ph", "M"},

@@ -112,6 +112,10 @@ void Recorder::task_replaced(const Task& t, const Platform& from, const Platform
   push(Replaced{{t.id(), from.name(), to.name(), lag, Clock::now()}, describe(from)});
 }
 
+void Recorder::platform_membership(const Platform& p, bool lost) {
+  push(Membership{{p.name(), lost, Clock::now()}, describe(p)});
+}
+
 void Recorder::task_energy(std::uint64_t task, const Platform&, double joules, const char* source) {
   push(Measured{task, joules, source});
 }
@@ -190,6 +194,9 @@ RunRecord Recorder::snapshot() const {
         run.meters.push_back(*a);
       else
         *it = *a;  // the later account covers the earlier one
+    } else if (auto* c = std::get_if<Membership>(&e->event)) {
+      see_platform(c->platform);
+      run.memberships.push_back(c->change);
     } else if (auto* g = std::get_if<GroupReport>(&e->event)) {
       run.groups.push_back(*g);
     }

@@ -155,6 +155,10 @@ Summary summarize(const RunRecord& run) {
   }
   for (const ReplacementRecord& r : run.replacements)
     ++(r.lag > 0 ? s.replaced : s.replaced_on_open)[r.from + " → " + r.to];
+  for (const MembershipRecord& m : run.memberships) {
+    auto& [lost, readmitted] = s.membership[m.platform];
+    ++(m.lost ? lost : readmitted);
+  }
   for (const TaskRecord& t : run.tasks) {
     if (t.implementation == "dropped") ++s.dropped;
     if (t.implementation.ends_with(kApproximateSuffix)) ++s.approximate;
@@ -275,6 +279,9 @@ std::string format_summary(const Summary& s) {
     }
     out += fmt::format("re-placed: {} queued task(s) {} ({})\n", n, why, pairs);
   }
+  for (const auto& [platform, counts] : s.membership)
+    out += fmt::format("membership: {} lost {} time(s), re-admitted {} time(s)\n", platform,
+                       counts.first, counts.second);
   for (const SummaryRow& r : s.rows) {
     if (!r.several_versions && r.implementations.size() < 2) continue;
     std::string ran;

@@ -160,6 +160,10 @@ TEST(RemoteEnvironment, AMistakeInCeiRemoteStopsTheProgramWithStatus2) {
        "cei: CEI_REMOTE: timeout_ms: expected a number >= 1, got 'abc'"},
       {"n=http://127.0.0.1:1,per_hour=-1", "cei: CEI_REMOTE: per_hour: expected a number >= 0"},
       {"n=http://127.0.0.1:1,tokn=T", "cei: CEI_REMOTE: unknown key 'tokn'"},
+      {"n=http://127.0.0.1:1,token=T,health_ms=-1",
+       "cei: CEI_REMOTE: n: health_ms: expected a whole number from 0 to 86400000, got '-1'"},
+      {"n=http://127.0.0.1:1,token=T,health_failures=0",
+       "cei: CEI_REMOTE: n: health_failures: expected a whole number from 1 to 86400000"},
       {"garbage", "cei: CEI_REMOTE: 'garbage' is not key=value"},
       {"n=ftp://127.0.0.1:1", "cei: CEI_REMOTE: n: "},
   };

@@ -107,6 +107,10 @@ void WorkerProcess::freeze() {
   if (pid_ > 0) ::kill(pid_, SIGSTOP);
 }
 
+void WorkerProcess::thaw() {
+  if (pid_ > 0) ::kill(pid_, SIGCONT);
+}
+
 void WorkerProcess::stop() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGCONT);  // a frozen one too

@@ -23,6 +23,7 @@ class WorkerProcess {
   void kill9();   // SIGKILL, as a crash
   void stop();    // SIGTERM and wait
   void freeze();  // SIGSTOP: the process and its connections stay, and nothing answers
+  void thaw();    // SIGCONT: a frozen one answers again, as the same instance
   // SIGTERM and wait up to 10 s: the node's exit status, or -1 when it had to be killed.
   int terminate();
 

@@ -137,6 +137,26 @@ TEST(RunSummary, SaysWhyQueuedTasksWerePlacedAgain) {
       << text;
 }
 
+// A node lost and admitted again (its health checks), twice lost in all: a line per platform.
+TEST(RunSummary, CountsPlatformsLostAndAdmittedAgain) {
+  test::FixedPlatform node{"node1", "remote", 1};
+  test::FixedTask t(1, test::kInit, {});
+  Recorder rec;
+  const Candidate c[] = {{&node, {}}};
+  rec.task_submitted(t, {}, c, 0, "dynperf");
+  rec.task_finished(t, node, 0, false);
+  rec.platform_membership(node, true);
+  rec.platform_membership(node, false);
+  rec.platform_membership(node, true);
+  const RunRecord run = rec.snapshot();
+  ASSERT_EQ(run.memberships.size(), 3u);
+  EXPECT_FALSE(run.memberships[1].lost);
+  const std::string text = format_summary(summarize(run));
+  EXPECT_NE(text.find("membership: node1 lost 2 time(s), re-admitted 1 time(s)\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(RunSummary, PrintsAnAlignedTable) {
   const std::string text = format_summary(summary_of_known_run());
   std::istringstream in(text);

@@ -85,6 +85,9 @@ class Observer {
   // A metered platform's account, when Runtime::drain returns and at shutdown (before
   // run_finished); each one replaces the platform's previous one.
   virtual void platform_energy(const Platform& /*p*/, const PlatformEnergy& /*e*/) {}
+  // A platform reported itself gone (`lost`: Runtime::platform_failed) or usable again
+  // (Runtime::platform_readmitted, a node that answers its health checks again).
+  virtual void platform_membership(const Platform& /*p*/, bool /*lost*/) {}
   // A task group ended: every task of it has settled (its measured energy may come later).
   virtual void group_closed(const GroupReport& /*g*/) {}
   virtual void run_finished() = 0;  // the runtime drained at exit: write files, print summaries

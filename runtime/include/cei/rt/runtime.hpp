@@ -96,6 +96,9 @@ class Runtime {
   // and the scheduler places its unfinished ones (their inputs are still held) again through the
   // policy. Results it delivers later are dropped. Thread-safe.
   void platform_failed(Platform& p);
+  // A platform that reported itself gone (platform_failed) is usable again (a node that answers
+  // again): the scheduler may place new tasks on it. Thread-safe.
+  void platform_readmitted(Platform& p);
   // A platform that was a candidate while it opened (a device opening in the background) reports
   // that it is open: the tasks queued on the other platforms were placed by forecasts that
   // expected it at another time, so the scheduler offers them to the policy again (under policies

@@ -86,6 +86,13 @@ struct ReplacementRecord {
   Clock::time_point at{};
 };
 
+// A platform lost (it reported itself gone) or admitted again (a node answering again).
+struct MembershipRecord {
+  std::string platform;
+  bool lost = true;
+  Clock::time_point at{};
+};
+
 struct PlatformRecord {
   std::string name;
   std::string kind;  // "cpu" | "opencl" | "remote"
@@ -108,6 +115,7 @@ struct RunRecord {
   std::vector<TransferRecord> transfers;        // by start
   std::vector<MeterRecord> meters;              // in order of first report
   std::vector<ReplacementRecord> replacements;  // in the order they happened
+  std::vector<MembershipRecord> memberships;    // losses and re-admissions, in order
   std::vector<GroupReport> groups;              // task groups, in the order they closed
 
   double seconds(Clock::time_point t) const {
@@ -136,6 +144,7 @@ class Recorder : public Observer {
   void task_finished(const Task& t, const Platform& p, int lane, bool failed) override;
   void transfer(const TransferEvent& e) override;
   void task_replaced(const Task& t, const Platform& from, const Platform& to, double lag) override;
+  void platform_membership(const Platform& p, bool lost) override;
   void task_energy(std::uint64_t task, const Platform& p, double joules,
                    const char* source) override;
   void platform_energy(const Platform& p, const PlatformEnergy& e) override;
@@ -176,8 +185,12 @@ class Recorder : public Observer {
     ReplacementRecord replacement;
     PlatformRecord from;
   };
+  struct Membership {
+    MembershipRecord change;
+    PlatformRecord platform;
+  };
   using Event = std::variant<Submitted, Started, Finished, Transferred, Measured, MeterRecord,
-                             Replaced, GroupReport>;
+                             Replaced, GroupReport, Membership>;
   struct Sequenced {
     std::uint64_t seq;  // merges the shards back into the order events happened
     Event event;

@@ -82,6 +82,8 @@ struct Summary {
   // Second thoughts: tasks re-placed, per pair of platforms ("cpu → opencl0"): from a platform
   // behind its forecasts, and from one on time, revisited because a device opened.
   std::map<std::string, std::size_t> replaced, replaced_on_open;
+  // Per platform: how many times it was lost, and admitted again (a remote node's health checks).
+  std::map<std::string, std::pair<std::size_t, std::size_t>> membership;
   // Tasks that ran an approximation, and tasks dropped (docs/language.md).
   std::size_t approximate = 0, dropped = 0;
   std::vector<GroupRow> groups;  // in the order they closed
