@@ -2,7 +2,8 @@
 // lost by its health checks within the documented time (health_failures + 1 periods, plus slack
 // for a loaded machine), its task is placed again elsewhere, and after SIGCONT the node is
 // admitted again and given new tasks; a value it held before its loss is not trusted (it is
-// recomputed and sent again). Every result equals the sequential program's.
+// recomputed and sent again). Then it is killed and restarted on its port: lost, and admitted
+// again as a fresh node. Every result equals the sequential program's.
 #include "prefer_remote.hpp"
 #include "test_app.hpp"
 #include "worker_process.hpp"
@@ -80,7 +81,8 @@ std::optional<Clock::duration> poll(const std::function<bool()>& done, Clock::du
 }
 
 TEST(Membership, AFrozenNodeIsLostThenAdmittedAgainAfterSigcont) {
-  WorkerProcess node;
+  auto owned = std::make_unique<WorkerProcess>();
+  WorkerProcess& node = *owned;
   const std::string spec = "node1=" + node.url() + ",token=" + node.token() +
                            ",timeout_ms=1000,health_ms=" + std::to_string(kHealthMs) +
                            ",health_failures=" + std::to_string(kHealthFailures);
@@ -132,6 +134,27 @@ TEST(Membership, AFrozenNodeIsLostThenAdmittedAgainAfterSigcont) {
   EXPECT_EQ(finished->count("inc", "node1") - incs_before, 8) << "incs after re-admission";
   EXPECT_GE(finished->count("add", "node1"), 2) << "u's add, and x's after re-admission";
   EXPECT_EQ(finished->changes(), "node1 lost;node1 re-admitted;");
+
+  // Restarted on its port (a new instance, its store empty): lost, then admitted again as a fresh
+  // node; z, which lived only on the old instance, is recomputed here and sent to the new one.
+  Vec z;
+  assign(z, call<Vec>(ce_scale, in<Vec>(a), in<float>(3.0f)));
+  cei::barrier();
+  const int port = node.port();
+  const std::string token = node.token();
+  owned->kill9();
+  ASSERT_TRUE(poll([&] { return !node1->can_run(ce_inc); }, kFoundWithin))
+      << "the killed node1 not found lost";
+  owned = std::make_unique<WorkerProcess>(std::vector<std::string>{}, token, port);
+  ASSERT_TRUE(poll([&] { return node1->can_run(ce_inc); }, kFoundWithin))
+      << "the restarted node1 not admitted again";
+  const int adds_before = finished->count("add", "node1");
+  Vec q;
+  assign(q, call<Vec>(ce_add, in<Vec>(z), in<Vec>(a)));
+  EXPECT_EQ(sync_read(q), add(scale(a, 3.0f), a));
+  cei::barrier();
+  EXPECT_EQ(finished->count("add", "node1") - adds_before, 1) << "q's add on the new instance";
+  EXPECT_EQ(finished->changes(), "node1 lost;node1 re-admitted;node1 lost;node1 re-admitted;");
 }
 
 }  // namespace
