@@ -227,13 +227,11 @@ TEST(OpenCLPlatform, InOrderQueuesCompleteABurstWithOneCallback) {
   EXPECT_EQ(s.completion_callbacks, 1u);
 }
 
-TEST(OpenCLPlatform, HeldTasksReachAnInOrderQueueLongestRankFirst) {
-  // A GPU's one in-order queue: once it holds the window's work, ready tasks wait on the host and
-  // go in by upward rank, not as they became ready (the panel of a tiled Cholesky before the
-  // trailing update queued ahead of it).
-  opencl::Options o = options();
-  o.in_order = true;
-  auto p = pocl(o);
+TEST(OpenCLPlatform, HeldTasksReachTheDeviceLongestRankFirst) {
+  // Once the device holds the window's work, ready tasks wait on the host and go in by upward
+  // rank, not as they became ready (the panel of a tiled Cholesky before the trailing update
+  // queued ahead of it).
+  auto p = pocl();
   const std::size_t big = 1 << 24;  // tens of ms per kernel here: the window is full at once
   call(*p, inc_ce, {HostVersion::of(iota(big))}).task->wait();  // its rate is measured
   std::vector<Call> calls;

@@ -183,6 +183,7 @@ OpenCLPlatform::Impl::Impl(OpenCLPlatform& self, std::string name, const Device&
   max_inflight = options.max_inflight ? options.max_inflight : in_order ? 0 : cpu_device ? 1 : 16;
   if (in_order && ncompute == 1) max_inflight = 0;  // the queue runs one kernel at a time
   min_ahead = 2 * std::max<std::size_t>({1, max_inflight, in_order ? ncompute : 0});
+  hold = !in_order;
 }
 
 OpenCLPlatform::Impl::~Impl() {
@@ -616,8 +617,6 @@ bool OpenCLPlatform::Impl::enter(const std::shared_ptr<Running>& r) {
   if (!r->released && (!held.empty() || window_full())) {
     r->exec_s = exec_s;
     held.emplace(std::pair{-r->task->upward_s(), arrivals++}, r);
-    if (batched && !awaiting.exchange(true))
-      post([impl = shared_from_this()] { impl->await_oldest(); });
     return false;
   }
   if (r->context && !r->context->begin(r->attempt)) {
@@ -654,23 +653,6 @@ void OpenCLPlatform::Impl::leave(Running& r) {
     }
   }
   for (auto& next : go) inputs_ready(next);
-}
-
-void OpenCLPlatform::Impl::await_oldest() {
-  std::shared_ptr<Running> oldest;
-  {
-    std::lock_guard lock(done_mu);
-    for (auto& q : in_queue)
-      if (!q.empty() && (!oldest || q.front()->seq < oldest->seq)) oldest = q.front();
-  }
-  if (oldest) {
-    cl_event e = oldest->kernel.get();
-    clWaitForEvents(1, &e);  // flushes its queue; an error is the kernel's failure, reported below
-    complete_through(oldest, status_of(e), rt::Clock::now());
-  }
-  std::lock_guard lock(hold_mu);
-  awaiting = oldest && !held.empty();
-  if (awaiting) post([impl = shared_from_this()] { impl->await_oldest(); });
 }
 
 bool OpenCLPlatform::Impl::withdraw(rt::Task& t) {
