@@ -287,7 +287,8 @@ class RemotePlatform : public rt::Platform {
     c.ca_file = o.ca_file;
     client_ = std::make_unique<NodeClient>(url, token, c);
     // Its own client: a check waits at most a period, while a task's request waits longer.
-    c.timeout = std::min(o.timeout, std::max(o.health_period, std::chrono::milliseconds(1)));
+    c.timeout = health_timeout_ =
+        std::min(o.timeout, std::max(o.health_period, std::chrono::milliseconds(1)));
     health_client_ = std::make_unique<NodeClient>(url, std::move(token), c);
     // The prefix of every id this run gives the node's values: 128 random bits, so that another
     // holder of the token cannot name them (docs/rest-api.yaml).
@@ -800,17 +801,13 @@ class RemotePlatform : public rt::Platform {
       } else if (ok) {
         misses = 0;
       } else if (++misses >= opt_.health_failures) {
-        lose("no answer to /v1/health within " + std::to_string(health_client_timeout_ms()) +
-                 " ms, " + std::to_string(misses) + " times in a row",
+        lose("no answer to /v1/health within " + std::to_string(health_timeout_.count()) + " ms, " +
+                 std::to_string(misses) + " times in a row",
              epoch);
         misses = 0;
       }
       lock.lock();
     }
-  }
-
-  long health_client_timeout_ms() const {
-    return static_cast<long>(std::min(opt_.timeout, opt_.health_period).count());
   }
 
   // The lost node answers its health checks again: as a node of the same application (the same
@@ -897,7 +894,8 @@ class RemotePlatform : public rt::Platform {
   std::string name_, url_;
   RemoteOptions opt_;
   std::unique_ptr<NodeClient> client_;
-  std::unique_ptr<NodeClient> health_client_;  // monitor()'s
+  std::unique_ptr<NodeClient> health_client_;    // monitor()'s
+  std::chrono::milliseconds health_timeout_{0};  // its requests' timeout
   std::string session_;
   Identity identity_;        // under mu_: set by the first probe and each re-admission
   std::string start_cause_;  // why the first probe failed
