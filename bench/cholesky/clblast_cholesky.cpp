@@ -1,15 +1,18 @@
 // The hand-written twin of examples/cholesky on one OpenCL device: the same tiles, the same
-// right-looking loop and the same tile calls (LAPACKE spotrf + strtri on the CPU, trsm as a GEMM
-// with L_inv, SSYRK and SGEMM through CLBlast), written as host code a user would write without
-// a runtime: every tile resident on the device, one in-order queue, the diagonal tile read back
-// for potrf and its L and L_inv written again. What CEI's only:opencl0 row can reach with the same
-// libraries; and, with `calls`, each CLBlast call alone, back to back on device buffers.
-//   cei-cholesky-clblast N TILES [RUNS=3]    one line per run: "... checksum C; time S s, G
-//   GFlop/s" cei-cholesky-clblast calls B [REPS=50]   SGEMM/SSYRK on B x B tiles, TFlop/s
+// right-looking loop and the same tile calls (potrf by the example's device version, or with
+// `cpu` by LAPACKE spotrf + strtri on the CPU; trsm as a GEMM with L_inv, SSYRK and SGEMM through
+// CLBlast), written as host code a user would write without a runtime: every tile resident on the
+// device, one in-order queue (with `cpu`, the diagonal tile read back for potrf and its L and
+// L_inv written again). What CEI's only:opencl0 row can reach with the same libraries; and, with
+// `calls`, each CLBlast call alone, back to back on device buffers.
+//   cei-cholesky-clblast N TILES [RUNS=3] [cpu]  one line per run: "... time S s, G GFlop/s"
+//   cei-cholesky-clblast calls B [REPS=50]       SGEMM/SSYRK on B x B tiles, TFlop/s
 // The device: the first GPU, else the first device of the first platform.
 #include <CL/cl.h>
 #include <clblast_c.h>
 #include <lapacke.h>
+
+#include "cholesky_cl.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -38,13 +41,14 @@ void check(CLBlastStatusCode s, const char* what) {
 struct Device {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
+  cl_device_id device = nullptr;
   std::string name;
   Device() {
     cl_uint np = 0;
     check(clGetPlatformIDs(0, nullptr, &np), "clGetPlatformIDs");
     std::vector<cl_platform_id> ps(np);
     check(clGetPlatformIDs(np, ps.data(), nullptr), "clGetPlatformIDs");
-    cl_device_id dev = nullptr;
+    cl_device_id& dev = device;
     for (cl_platform_id p : ps)
       if (!dev && clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) != CL_SUCCESS)
         dev = nullptr;
@@ -85,8 +89,8 @@ void syrk(const Device& d, std::size_t b, cl_mem A, cl_mem C) {
 }
 
 // potrf of tile (k, k) on the CPU, as chol::potrf: L in the lower triangle, zeros above, and L_inv.
-void potrf(const Device& d, std::size_t b, cl_mem A, cl_mem L_inv, std::vector<float>& host,
-           std::vector<float>& inv) {
+void potrf_cpu(const Device& d, std::size_t b, cl_mem A, cl_mem L_inv, std::vector<float>& host,
+               std::vector<float>& inv) {
   const int n = static_cast<int>(b);
   check(clEnqueueReadBuffer(d.queue, A, CL_TRUE, 0, b * b * 4, host.data(), 0, nullptr, nullptr),
         "clEnqueueReadBuffer");
@@ -122,7 +126,16 @@ double checksum(const Device& d, const std::vector<cl_mem>& A, std::size_t n, st
   return sum;
 }
 
-double factorize(const Device& d, std::size_t n, std::size_t tiles, double& potrf_s, double& sum) {
+// potrf of tile (k, k): the example's device version, or LAPACKE's on the CPU.
+void potrf(const Device& d, bool on_cpu, std::size_t b, cl_mem A, cl_mem L_inv,
+           std::vector<float>& host, std::vector<float>& inv) {
+  if (on_cpu) return potrf_cpu(d, b, A, L_inv, host, inv);
+  cl_event done = chol_cl::potrf({d.queue, d.context, d.device, {}}, {A, {b, b}}, {L_inv, {b, b}});
+  if (done) clReleaseEvent(done);
+}
+
+double factorize(const Device& d, bool cpu_potrf, std::size_t n, std::size_t tiles, double& potrf_s,
+                 double& sum) {
   const std::size_t b = n / tiles, bytes = b * b * 4;
   std::vector<cl_mem> A(tiles * tiles, nullptr), L_inv(tiles, nullptr);
   std::vector<float> host(b * b), inv(b * b);
@@ -143,7 +156,7 @@ double factorize(const Device& d, std::size_t n, std::size_t tiles, double& potr
   const auto start = Clock::now();
   for (std::size_t k = 0; k < tiles; ++k) {
     const auto p = Clock::now();
-    potrf(d, b, A[k * tiles + k], L_inv[k], host, inv);
+    potrf(d, cpu_potrf, b, A[k * tiles + k], L_inv[k], host, inv);
     potrf_s += since(p);
     for (std::size_t i = k + 1; i < tiles; ++i) {  // B := B L^-T, as chol_cl::trsm
       check(
@@ -204,27 +217,31 @@ std::size_t whole(const char* s) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  if (argc < 3 || argc > 4) throw std::invalid_argument("arguments");
+  if (argc < 3 || argc > 5) throw std::invalid_argument("arguments");
   const Device d;
   if (std::string(argv[1]) == "calls") {
     calls(d, whole(argv[2]), argc == 4 ? static_cast<int>(whole(argv[3])) : 50);
     return 0;
   }
   const std::size_t n = whole(argv[1]), tiles = whole(argv[2]),
-                    runs = argc == 4 ? whole(argv[3]) : 3;
+                    runs = argc >= 4 ? whole(argv[3]) : 3;
   if (n % tiles != 0) throw std::invalid_argument("TILES must divide N");
+  if (argc == 5 && std::string(argv[4]) != "cpu") throw std::invalid_argument(argv[4]);
+  const bool cpu_potrf = argc == 5;
   const double flop = static_cast<double>(n) * n * n / 3;
   for (std::size_t r = 0; r < runs; ++r) {
     double potrf_s = 0, sum = 0;
-    const double s = factorize(d, n, tiles, potrf_s, sum);
+    const double s = factorize(d, cpu_potrf, n, tiles, potrf_s, sum);
     std::printf(
-        "clblast_cholesky n=%zu tiles=%zu on %s: potrf on the CPU %.3f s, checksum %.10e; "
+        "clblast_cholesky n=%zu tiles=%zu on %s: potrf on the %s %.3f s, checksum %.10e; "
         "time %.3f s, %.2f GFlop/s\n",
-        n, tiles, d.name.c_str(), potrf_s, sum, s, flop / s * 1e-9);
+        n, tiles, d.name.c_str(), cpu_potrf ? "CPU" : "device (enqueueing)", potrf_s, sum, s,
+        flop / s * 1e-9);
   }
   return 0;
 } catch (const std::invalid_argument&) {
-  std::fprintf(stderr, "usage: %s N TILES [RUNS=3] | %s calls B [REPS=50]  (TILES divides N)\n",
+  std::fprintf(stderr,
+               "usage: %s N TILES [RUNS=3] [cpu] | %s calls B [REPS=50]  (TILES divides N)\n",
                argv[0], argv[0]);
   return 2;
 } catch (const std::exception& e) {

@@ -7,7 +7,7 @@
 # single-precision matrix, same flop count (N^3/3). Prints a Markdown table of the median GFlop/s
 # of REPS runs per configuration and its ratio to LAPACKE; every run's figure goes to stderr.
 #   bench/cholesky/run.sh BUILD_DIR [N=2048] [TILES=8] [REPS=5]
-# CHOLESKY_ROWS=lapacke,cusolver,cpu,first,profiled,opencl,handcl,starpu (the default: all) picks rows,
+# CHOLESKY_ROWS=lapacke,cusolver,cpu,first,profiled,opencl,handcl,handclcpu,starpu (default: all) picks rows,
 # e.g. to leave out the slow ones at large N.
 # STARPU_CHOLESKY=path overrides where cholesky_implicit is looked for (dpkg -L starpu-examples).
 set -euo pipefail
@@ -32,10 +32,10 @@ starpu_run() { env STARPU_SILENT=1 "$@" "$starpu" -size "$n" -nblocks "$tiles" |
 
 # The references time REPS runs in one process (after a warm-up for cuSOLVER): "... G GFlop/s".
 lapacke_runs() { "$lapacke" "$n" "$reps" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
-handcl_runs() { "$handcl" "$n" "$tiles" "$reps" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
+handcl_runs() { "$handcl" "$n" "$tiles" "$reps" "$@" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
 cusolver_runs() { python3 "$here/cusolver.py" "$n" "$reps" | awk '/ GFlop\/s$/ { print $(NF - 1) }'; }
 
-rows=",${CHOLESKY_ROWS:-lapacke,cusolver,cpu,first,profiled,opencl,handcl,starpu},"
+rows=",${CHOLESKY_ROWS:-lapacke,cusolver,cpu,first,profiled,opencl,handcl,handclcpu,starpu},"
 want() { [[ $rows == *",$1,"* ]]; }
 reference=""  # LAPACKE's median: every row's ratio is to it
 row() {  # row PROGRAM CONFIGURATION RUNNER ENV...
@@ -78,7 +78,10 @@ if want profiled; then
 fi
 ! want opencl || row CEI "default platforms, CEI_POLICY=only:opencl0" cei_run CEI_POLICY=only:opencl0
 if want handcl && [ -x "$handcl" ] && mapfile -t runs < <(handcl_runs) && ((${#runs[@]})); then
-  emit "hand-written" "same tiles, CLBlast on one device, potrf by LAPACKE" "${runs[@]}"
+  emit "hand-written" "same tiles, CLBlast on one device, the example's device potrf" "${runs[@]}"
+fi
+if want handclcpu && [ -x "$handcl" ] && mapfile -t runs < <(handcl_runs cpu) && ((${#runs[@]})); then
+  emit "hand-written" "same tiles, CLBlast on one device, potrf by LAPACKE on the CPU" "${runs[@]}"
 fi
 if ! want starpu; then
   :

@@ -48,7 +48,7 @@ int run(int argc, char** argv) {
   const std::size_t n = examples::positive<std::size_t>(argc, argv, 1, 2048);
   // Tiles of N/16 (16 x 16 tiles, 816 tasks: work for 16 cores and a GPU), at least 256 (the CPU's
   // BLAS at speed, the tasks long against their dispatch) and at most 1024 (a GPU's SGEMM near its
-  // peak, and the diagonal tiles' potrf, on the CPU and on the critical path, short).
+  // peak, and the diagonal tiles' potrf, on the critical path, short).
   const std::size_t tiles = examples::positive<std::size_t>(
       argc, argv, 2, std::max<std::size_t>(1, n / std::clamp<std::size_t>(n / 16, 256, 1024)));
   if (n == 0 || tiles == 0 || n % tiles != 0) {
@@ -57,7 +57,8 @@ int run(int argc, char** argv) {
   }
   const std::size_t b = n / tiles;
   std::vector<cei::Matrix<float>> A = lower_tiles(n, tiles);
-  std::vector<cei::Matrix<float>> L_inv(tiles);  // the inverse of each diagonal tile's L
+  // The inverse of each diagonal tile's L, of a tile's size: a device writes it where it is.
+  std::vector<cei::Matrix<float>> L_inv(tiles, cei::Matrix<float>(b, b));
 
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t k = 0; k < tiles; ++k) {
