@@ -1,15 +1,14 @@
 // The hand-written twin of examples/cholesky on one OpenCL device: the same tiles, the same
-// right-looking loop and the same tile calls (potrf by the example's device version, or with
-// `cpu` by LAPACKE spotrf + strtri on the CPU; trsm as a GEMM with L_inv, SSYRK and SGEMM through
-// CLBlast), written as host code a user would write without a runtime: every tile resident on the
-// device, one in-order queue (with `cpu`, the diagonal tile read back for potrf and its L and
-// L_inv written again). What CEI's only:opencl0 row can reach with the same libraries; and, with
-// `calls`, each CLBlast call alone, back to back on device buffers.
+// right-looking loop and the same tile calls, the example's device versions
+// (examples/cholesky/cholesky_cl.cpp: CLBlast, and a kernel of its own in potrf; with `cpu`,
+// potrf by LAPACKE spotrf + strtri on the CPU), written as host code a user would write without a
+// runtime: every tile resident on the device, one in-order queue (with `cpu`, the diagonal tile
+// read back for potrf and its L and L_inv written again). What CEI's only:opencl0 row can reach
+// with the same libraries; and, with `calls`, each call alone, back to back on device buffers.
 //   cei-cholesky-clblast N TILES [RUNS=3] [cpu]  one line per run: "... time S s, G GFlop/s"
 //   cei-cholesky-clblast calls B [REPS=50]       SGEMM/SSYRK on B x B tiles, TFlop/s
 // The device: the first GPU, else the first device of the first platform.
 #include <CL/cl.h>
-#include <clblast_c.h>
 #include <lapacke.h>
 
 #include "cholesky_cl.hpp"
@@ -31,11 +30,6 @@ double since(Clock::time_point t) {
 void check(cl_int s, const char* what) {
   if (s != CL_SUCCESS)
     throw std::runtime_error(std::string(what) + ": OpenCL error " + std::to_string(s));
-}
-void check(CLBlastStatusCode s, const char* what) {
-  if (s != CLBlastSuccess)
-    throw std::runtime_error(std::string(what) + ": CLBlast status " +
-                             std::to_string(static_cast<int>(s)));
 }
 
 struct Device {
@@ -76,16 +70,21 @@ float entry(std::size_t i, std::size_t j, std::size_t n) {
          (i == j ? static_cast<float>(n) : 0.0f);
 }
 
-void gemm_nt(const Device& d, std::size_t b, float alpha, cl_mem A, cl_mem B, cl_mem C) {
-  check(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeYes, b, b, b, alpha,
-                     A, 0, b, B, 0, b, 1.0f, C, 0, b, const_cast<cl_command_queue*>(&d.queue),
-                     nullptr),
-        "CLBlastSgemm");
+// The example's device versions (examples/cholesky/cholesky_cl.hpp), on this queue.
+cei::OpenCLCall call(const Device& d) {
+  return {d.queue, d.context, d.device, {}};
+}
+cei::DeviceMatrix<float> tile(cl_mem m, std::size_t b) {
+  return {m, {b, b}};
+}
+void release(cl_event e) {
+  if (e) clReleaseEvent(e);
+}
+void gemm_nt(const Device& d, std::size_t b, cl_mem A, cl_mem B, cl_mem C) {
+  release(chol_cl::gemm(call(d), tile(A, b), tile(B, b), tile(C, b)));
 }
 void syrk(const Device& d, std::size_t b, cl_mem A, cl_mem C) {
-  check(CLBlastSsyrk(CLBlastLayoutRowMajor, CLBlastTriangleLower, CLBlastTransposeNo, b, b, -1.0f,
-                     A, 0, b, 1.0f, C, 0, b, const_cast<cl_command_queue*>(&d.queue), nullptr),
-        "CLBlastSsyrk");
+  release(chol_cl::syrk(call(d), tile(A, b), tile(C, b)));
 }
 
 // potrf of tile (k, k) on the CPU, as chol::potrf: L in the lower triangle, zeros above, and L_inv.
@@ -130,8 +129,7 @@ double checksum(const Device& d, const std::vector<cl_mem>& A, std::size_t n, st
 void potrf(const Device& d, bool on_cpu, std::size_t b, cl_mem A, cl_mem L_inv,
            std::vector<float>& host, std::vector<float>& inv) {
   if (on_cpu) return potrf_cpu(d, b, A, L_inv, host, inv);
-  cl_event done = chol_cl::potrf({d.queue, d.context, d.device, {}}, {A, {b, b}}, {L_inv, {b, b}});
-  if (done) clReleaseEvent(done);
+  release(chol_cl::potrf(call(d), tile(A, b), tile(L_inv, b)));
 }
 
 double factorize(const Device& d, bool cpu_potrf, std::size_t n, std::size_t tiles, double& potrf_s,
@@ -150,7 +148,6 @@ double factorize(const Device& d, bool cpu_potrf, std::size_t n, std::size_t til
             "clEnqueueWriteBuffer");
     }
   }
-  cl_mem scratch = d.buffer(bytes);
   check(clFinish(d.queue), "clFinish");
   potrf_s = 0;
   const auto start = Clock::now();
@@ -158,19 +155,12 @@ double factorize(const Device& d, bool cpu_potrf, std::size_t n, std::size_t til
     const auto p = Clock::now();
     potrf(d, cpu_potrf, b, A[k * tiles + k], L_inv[k], host, inv);
     potrf_s += since(p);
-    for (std::size_t i = k + 1; i < tiles; ++i) {  // B := B L^-T, as chol_cl::trsm
-      check(
-          clEnqueueCopyBuffer(d.queue, A[i * tiles + k], scratch, 0, 0, bytes, 0, nullptr, nullptr),
-          "clEnqueueCopyBuffer");
-      check(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeYes, b, b, b,
-                         1.0f, scratch, 0, b, L_inv[k], 0, b, 0.0f, A[i * tiles + k], 0, b,
-                         const_cast<cl_command_queue*>(&d.queue), nullptr),
-            "CLBlastSgemm");
-    }
+    for (std::size_t i = k + 1; i < tiles; ++i)  // B := B L^-T
+      release(chol_cl::trsm(call(d), tile(L_inv[k], b), tile(A[i * tiles + k], b)));
     for (std::size_t i = k + 1; i < tiles; ++i) {
       syrk(d, b, A[i * tiles + k], A[i * tiles + i]);
       for (std::size_t j = k + 1; j < i; ++j)
-        gemm_nt(d, b, -1.0f, A[i * tiles + k], A[j * tiles + k], A[i * tiles + j]);
+        gemm_nt(d, b, A[i * tiles + k], A[j * tiles + k], A[i * tiles + j]);
     }
   }
   check(clFinish(d.queue), "clFinish");
@@ -179,7 +169,6 @@ double factorize(const Device& d, bool cpu_potrf, std::size_t n, std::size_t til
   for (cl_mem m : A)
     if (m) clReleaseMemObject(m);
   for (cl_mem m : L_inv) clReleaseMemObject(m);
-  clReleaseMemObject(scratch);
   return s;
 }
 
@@ -193,7 +182,7 @@ void calls(const Device& d, std::size_t b, int reps) {
   const double flop = 2.0 * static_cast<double>(b) * b * b;
   for (int pass = 0; pass < 2; ++pass) {  // the first pass builds CLBlast's kernels
     auto t = Clock::now();
-    for (int r = 0; r < reps; ++r) gemm_nt(d, b, -1.0f, A, B, C);
+    for (int r = 0; r < reps; ++r) gemm_nt(d, b, A, B, C);
     check(clFinish(d.queue), "clFinish");
     const double g = since(t) / reps;
     t = Clock::now();

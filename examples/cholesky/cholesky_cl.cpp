@@ -3,10 +3,13 @@
 #include <clblast_c.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 
 namespace chol_cl {
 
@@ -21,6 +24,49 @@ void check(CLBlastStatusCode status, const char* what) {
 void check(cl_int status, const char* what) {
   if (status != CL_SUCCESS)
     throw std::runtime_error(std::string(what) + ": OpenCL error " + std::to_string(status));
+}
+
+// Scratch buffers kept for the process, one per queue, calling thread and use: the commands of
+// one in-order queue run one after another, so every call can reuse the one buffer, where a buffer
+// per call cost its allocation and release on the host for every tile (CLBlast's GEMM makes one
+// per call unless given one). The queue is retained so that its handle is never another's.
+enum Use { kGemmTemp, kTrsmCopy, kPotrfScratch, kUses };
+cl_mem scratch(cl_command_queue queue, Use use, std::size_t bytes) {
+  struct Slot {
+    cl_mem mem = nullptr;
+    std::size_t bytes = 0;
+  };
+  static std::mutex mu;
+  static std::map<std::pair<cl_command_queue, std::thread::id>, std::array<Slot, kUses>> slots;
+  std::lock_guard lock(mu);
+  auto [it, fresh] = slots.try_emplace({queue, std::this_thread::get_id()});
+  if (fresh) clRetainCommandQueue(queue);
+  Slot& slot = it->second[use];
+  if (slot.bytes >= bytes) return slot.mem;
+  cl_context context = nullptr;
+  check(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr),
+        "chol_cl: clGetCommandQueueInfo");
+  cl_int err = CL_SUCCESS;
+  cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  check(err, "chol_cl: clCreateBuffer");
+  if (slot.mem) clReleaseMemObject(slot.mem);  // freed once the commands that use it have run
+  slot = {mem, bytes};
+  return mem;
+}
+
+// C = alpha op(A) op(B) (beta 0 or 1), row-major, with this queue's GEMM scratch.
+void sgemm(cl_command_queue& queue, CLBlastTranspose tb, std::size_t m, std::size_t n,
+           std::size_t k, float alpha, cl_mem a, std::size_t a_off, std::size_t a_ld, cl_mem b,
+           std::size_t b_off, std::size_t b_ld, float beta, cl_mem c, std::size_t c_off,
+           std::size_t c_ld, cl_event* done, const char* what) {
+  std::size_t bytes = 0;
+  check(CLBlastSGemmTempBufferSize(CLBlastLayoutRowMajor, CLBlastTransposeNo, tb, m, n, k, a_off,
+                                   a_ld, b_off, b_ld, c_off, c_ld, &queue, &bytes),
+        what);
+  check(CLBlastSgemmWithTempBuffer(CLBlastLayoutRowMajor, CLBlastTransposeNo, tb, m, n, k, alpha, a,
+                                   a_off, a_ld, b, b_off, b_ld, beta, c, c_off, c_ld, &queue, done,
+                                   bytes ? scratch(queue, kGemmTemp, bytes) : nullptr),
+        what);
 }
 
 // The two kernels of the device potrf. chol_leaf factors one diagonal block of up to 64 x 64 in
@@ -107,9 +153,8 @@ struct Potrf {
   void gemm(CLBlastTranspose tb, std::size_t m, std::size_t cols, std::size_t k, float alpha,
             cl_mem a, std::size_t a_off, std::size_t a_ld, cl_mem b, std::size_t b_off,
             std::size_t b_ld, cl_mem c, std::size_t c_off, std::size_t c_ld) {
-    check(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, tb, m, cols, k, alpha, a, a_off,
-                       a_ld, b, b_off, b_ld, 0.0f, c, c_off, c_ld, &queue, nullptr),
-          "chol_cl::potrf: CLBlastSgemm");
+    sgemm(queue, tb, m, cols, k, alpha, a, a_off, a_ld, b, b_off, b_ld, 0.0f, c, c_off, c_ld,
+          nullptr, "chol_cl::potrf: CLBlastSgemm");
   }
   // Factors the diagonal block [off, off + m) and inverts its L, by halves: L11 and X11; L21 =
   // A21 X11^T (through X21, free until its turn); A22 -= L21 L21^T; L22 and X22; and then
@@ -152,15 +197,16 @@ cl_event potrf(cei::OpenCLCall call, cei::DeviceMatrix<float> A, cei::DeviceMatr
   cl_int err = CL_SUCCESS;
   cl_kernel zero = clCreateKernel(program, "zero_upper", &err);
   check(err, "chol_cl::potrf: clCreateKernel");
-  cl_int leaf_err = CL_SUCCESS;
-  cl_kernel leaf = clCreateKernel(program, "chol_leaf", &leaf_err);
-  cl_mem S = clCreateBuffer(call.context, CL_MEM_READ_WRITE,
-                            std::max<std::size_t>(1, A.bytes() / 4), nullptr, &err);
-  Potrf p{call.queue, leaf, A.mem, L_inv.mem, S, n};
+  cl_kernel leaf = clCreateKernel(program, "chol_leaf", &err);
   cl_event done = nullptr;
   try {
-    check(leaf_err, "chol_cl::potrf: clCreateKernel");
-    check(err, "chol_cl::potrf: clCreateBuffer");
+    check(err, "chol_cl::potrf: clCreateKernel");
+    Potrf p{call.queue,
+            leaf,
+            A.mem,
+            L_inv.mem,
+            scratch(call.queue, kPotrfScratch, std::max<std::size_t>(1, A.bytes() / 4)),
+            n};
     for (cl_uint i = 0; i < 2; ++i)
       for (cl_kernel k : {zero, leaf})
         check(clSetKernelArg(k, i, sizeof(cl_mem), i == 0 ? &A.mem : &L_inv.mem),
@@ -173,30 +219,22 @@ cl_event potrf(cei::OpenCLCall call, cei::DeviceMatrix<float> A, cei::DeviceMatr
   } catch (...) {
     for (cl_kernel k : {zero, leaf})
       if (k) clReleaseKernel(k);
-    if (S) clReleaseMemObject(S);
     throw;
   }
   // Released now: OpenCL keeps them until the commands that use them have run.
   clReleaseKernel(zero);
   clReleaseKernel(leaf);
-  clReleaseMemObject(S);
   return done;
 }
 
 cl_event trsm(cei::OpenCLCall call, cei::DeviceMatrix<float> L_inv, cei::DeviceMatrix<float> B) {
   const std::size_t n = B.extent(0);
-  cl_int err = CL_SUCCESS;
-  // Released now: OpenCL frees it once the commands that use it have run.
-  cl_mem copy = clCreateBuffer(call.context, CL_MEM_READ_WRITE, B.bytes(), nullptr, &err);
-  check(err, "chol_cl::trsm: clCreateBuffer");
+  cl_mem copy = scratch(call.queue, kTrsmCopy, B.bytes());
+  check(clEnqueueCopyBuffer(call.queue, B.mem, copy, 0, 0, B.bytes(), 0, nullptr, nullptr),
+        "chol_cl::trsm: clEnqueueCopyBuffer");
   cl_event done = nullptr;
-  err = clEnqueueCopyBuffer(call.queue, B.mem, copy, 0, 0, B.bytes(), 0, nullptr, nullptr);
-  if (err == CL_SUCCESS)
-    check(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeYes, n, n, n,
-                       1.0f, copy, 0, n, L_inv.mem, 0, n, 0.0f, B.mem, 0, n, &call.queue, &done),
-          "chol_cl::trsm: CLBlastSgemm");
-  clReleaseMemObject(copy);
-  check(err, "chol_cl::trsm: clEnqueueCopyBuffer");
+  sgemm(call.queue, CLBlastTransposeYes, n, n, n, 1.0f, copy, 0, n, L_inv.mem, 0, n, 0.0f, B.mem, 0,
+        n, &done, "chol_cl::trsm: CLBlastSgemm");
   return done;
 }
 
@@ -213,9 +251,8 @@ cl_event gemm(cei::OpenCLCall call, cei::DeviceMatrix<float> A, cei::DeviceMatri
               cei::DeviceMatrix<float> C) {
   const std::size_t n = C.extent(0);
   cl_event done = nullptr;
-  check(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeYes, n, n, n, -1.0f,
-                     A.mem, 0, n, B.mem, 0, n, 1.0f, C.mem, 0, n, &call.queue, &done),
-        "chol_cl::gemm: CLBlastSgemm");
+  sgemm(call.queue, CLBlastTransposeYes, n, n, n, -1.0f, A.mem, 0, n, B.mem, 0, n, 1.0f, C.mem, 0,
+        n, &done, "chol_cl::gemm: CLBlastSgemm");
   return done;
 }
 

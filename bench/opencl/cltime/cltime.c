@@ -175,3 +175,11 @@ WRAP(19, cl_int, clEnqueueBarrierWithWaitList,
      (cl_command_queue q, cl_uint n, const cl_event* w, cl_event* e), (q, n, w, e))
 WRAP(20, cl_int, clGetCommandQueueInfo,
      (cl_command_queue q, cl_command_queue_info p, size_t s, void* v, size_t* r), (q, p, s, v, r))
+/* Pinned staging memory (docs/opencl.md): what mapping and unmapping a chunk costs. */
+WRAP(21, void*, clEnqueueMapBuffer,
+     (cl_command_queue q, cl_mem m, cl_bool b, cl_map_flags f, size_t o, size_t s, cl_uint n,
+      const cl_event* w, cl_event* e, cl_int* err),
+     (q, m, b, f, o, s, n, w, e, err))
+WRAP(22, cl_int, clEnqueueUnmapMemObject,
+     (cl_command_queue q, cl_mem m, void* p, cl_uint n, const cl_event* w, cl_event* e),
+     (q, m, p, n, w, e))
