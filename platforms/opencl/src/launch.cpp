@@ -414,7 +414,7 @@ void OpenCLPlatform::Impl::try_launch(const std::shared_ptr<Running>& r) {
         const rt::TypeOps& t = *args[i].type;
         void* obj = t.create();
         objs.emplace_back(i, obj);
-        if (t.rank > 0) t.reshape(obj, views[i].extents.data(), t.rank);
+        if (t.rank > 0) t.reshape_for_overwrite(obj, views[i].extents.data(), t.rank);
         cl_event ev = nullptr;
         check(clEnqueueReadBuffer(read_queue(), out_mem[i].get(), CL_FALSE, 0, bytes_of(i),
                                   t.data(obj), 1, &kev, &ev),

@@ -37,7 +37,8 @@ void DeviceReplica::to_host(void* dst, std::function<void(std::exception_ptr)> d
     // A value whose kernel failed after publishing it: the program sees that kernel's error.
     if (auto e = outcome_->failure()) return done(e);
     try {
-      if (type_.rank > 0 && type_.reshape) type_.reshape(dst, extents_.data(), type_.rank);
+      if (type_.rank > 0 && type_.reshape_for_overwrite)
+        type_.reshape_for_overwrite(dst, extents_.data(), type_.rank);  // the read fills it
       void* data = type_.data(dst);
       cl_event ev = nullptr;
       cl_event wait[2];
