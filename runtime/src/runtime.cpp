@@ -657,6 +657,15 @@ Version* submit(const CeInfo& ce, ArgSpec* args, std::size_t n, const ArgSpec* i
   return Runtime::instance().impl().submit(ce, args, n, into);
 }
 
+bool start_at_load() noexcept {
+  try {
+    (void)Runtime::instance();
+  } catch (...) {
+    // Met again, and reported, at the first CE call.
+  }
+  return true;
+}
+
 void assign(const TypeOps& type, void* target, const void* root, Version* v) {
   Runtime::instance().impl().analyzer().assign(type, target, root, v);
 }

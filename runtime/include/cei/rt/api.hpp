@@ -67,6 +67,11 @@ void get(Version* v, void* dst);
 void sync(const void* root, bool write);
 void scope_enter(const void* root) noexcept;
 void scope_exit(const void* root) noexcept;
+// Starts the runtime (its platforms, the background opening of devices) from a static
+// initializer of the translation unit that defines main() (ceic adds it), so that devices open
+// while the program prepares its data. A launch mistake it meets is reported at the first CE call,
+// as without it. Returns true.
+bool start_at_load() noexcept;
 }  // namespace detail
 
 // Right before the program's own `throw`: the tasks submitted so far finish first, and a CE's
