@@ -199,10 +199,11 @@ assert [m for _, m in sorted(marks)] == ["lost", "re-admitted"], marks
 back = max(ts for ts, m in marks if m == "re-admitted")
 after = [e for e in events if e.get("ph") == "X" and e["pid"] == pid and e["ts"] > back
          and "ce" in e.get("args", {})]
-print(f"{node}: {len(after)} task(s) started after its re-admission")
+first = (min(e["ts"] for e in after) - back) / 1e6 if after else float("nan")
+print(f"{node}: {len(after)} task(s) started after its re-admission, the first {first:.2f} s after")
 assert after, "no task after the re-admission"
 EOF
   grep -E "lost|re-admitted|membership" "$work/run.err" | grep -v '^cei: [0-9]' || true
 fi
-grep -E "^[A-Za-z_:]+ +n[0-9] " "$work/run.err" || true
+grep -E "^[A-Za-z_]+::[A-Za-z_]+ +n[0-9] " "$work/run.err" || true
 echo "PASS ($mode, ${SECONDS} s)"
