@@ -8,7 +8,7 @@
 #             SEQ's and every node ran tasks.
 # MODE cut:   a platform config names the nodes and nothing else; once node n2 has run tasks,
 #             its link is cut (`ip link set ... down`) for 20 s, then restored. The run must
-#             outlast the cut: 768 32 makes 27,072 tasks, about 50 s through 4 nodes on a 2-core
+#             outlast the cut: 672 32 makes 18,081 tasks, 40 to 50 s through 4 nodes on a 2-core
 #             VM (the test fails, saying so, if it ends first). n2 must be declared lost within
 #             docs/remote.md's bound
 #             ((health_failures + 1) x health_ms), its unfinished tasks re-placed, n2 re-admitted
