@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Worker nodes on hosts of their own: 4 network namespaces on this machine, each joined to a
-# bridge in the root namespace by a veth pair shaped to 1 Gbit/s both ways (tc tbf; this VM's
-# kernel has no netem, so no delay or loss), each running PROGRAM-worker on its own address. The
-# program runs in the root namespace (docs/remote.md).
+# bridge in the root namespace by a veth pair shaped to 1 Gbit/s both ways (tc tbf; 1 ms of delay
+# and 0.1% loss too where the kernel has netem: this VM's has not), each running PROGRAM-worker on
+# its own address. The program runs in the root namespace (docs/remote.md).
 #   netns_test.sh MODE PROGRAM SEQ ARGS...
 # MODE plain: CEI_REMOTE names the nodes, beside the program's CPU; the program's results equal
 #             SEQ's and every node ran tasks.
@@ -80,8 +80,13 @@ poll() {
 now() { date +%s.%N; }
 elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$1" "$2"; }
 
-shape() { # shape DEV [NS]: 1 Gbit/s leaving DEV (tbf: this kernel has no netem)
-  ${2:+ip netns exec "$2"} tc qdisc add dev "$1" root tbf rate 1gbit burst 1mb latency 50ms
+# shape DEV [NS]: 1 Gbit/s leaving DEV (tbf), and under it 1 ms of delay and 0.1% of the
+# packets lost where the kernel has netem (this VM's has not: the links are shaped by rate only).
+shape() {
+  local in=()
+  [ -n "${2:-}" ] && in=(ip netns exec "$2")
+  "${in[@]}" tc qdisc add dev "$1" root handle 1: tbf rate 1gbit burst 1mb latency 50ms || return 1
+  "${in[@]}" tc qdisc add dev "$1" parent 1:1 handle 10: netem delay 1ms loss 0.1% 2>/dev/null || true
 }
 
 make_hosts() {
@@ -155,6 +160,11 @@ check_every_node_ran() {
 }
 
 make_hosts
+if tc qdisc show dev "$(host_if 1)" | grep -q netem; then
+  echo "links: tbf 1 Gbit/s, netem 1 ms delay and 0.1% loss"
+else
+  echo "links: tbf 1 Gbit/s (no netem in this kernel: no delay or loss)"
+fi
 start_nodes
 env -u CEI_POLICY "$seq" "$@" >"$work/seq.out"
 echo "4 hosts up, -seq done (${SECONDS} s)"
