@@ -42,8 +42,10 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
+#include <shared_mutex>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -276,6 +278,26 @@ void recompute(std::shared_ptr<const Lineage> l, void* dst, Fetchers& fetchers,
   arrived(nullptr);
 }
 
+// A task in the loops' queue, with what the loop thread reads of it: the attempt opened for this
+// platform and a copy of its arguments, taken in submit(). A loss of the node (or a timeout) may
+// settle the attempt at any moment and the task may then end on another platform, which resets
+// its arguments (TaskImpl::complete): the loop reads this copy, never the task's, and writes the
+// task's Timing only once it holds the attempt's claim.
+struct Job {
+  // What run() builds from the arguments, once: a retry after a failed connection sends it again.
+  struct Request {
+    TaskRequest task;
+    std::vector<NodeRef> outputs;  // one per output, in argument order
+    std::vector<std::int64_t> result_extents;
+  };
+  rt::TaskPtr task;
+  int attempt = 0;
+  std::vector<rt::TaskArg> args;  // dropped once `request` is built
+  std::optional<Request> request;
+  rt::Task::Timing timing;  // the attempt's, copied into the task once claimed
+  bool gone = false;        // submitted as the node was being lost: its arguments were not read
+};
+
 class RemotePlatform : public rt::Platform {
  public:
   RemotePlatform(std::string name, std::string url, std::string token, RemoteOptions o)
@@ -362,24 +384,35 @@ class RemotePlatform : public rt::Platform {
   }
 
   void submit(rt::TaskPtr t) override {
-    const int attempt = rt::context(*t).attempt();  // the runtime opened it for this platform
+    auto job = std::make_shared<Job>();
+    job->attempt = rt::context(*t).attempt();  // the runtime opened it for this platform
+    job->task = t;
     {
       std::lock_guard lock(mu_);
       ++queued_;
     }
+    auto enqueue = [this, job] {
+      {
+        std::lock_guard lock(mu_);
+        queue_.push_back(std::move(*job));
+      }
+      cv_.notify_one();
+    };
+    // The arguments are read under `reading_`: lose() waits for it before the runtime re-places
+    // this node's tasks, so no task ends elsewhere (and loses its arguments) while they are read.
+    // Once the node is lost, that may happen at any moment: the loop gives such a task back.
+    std::shared_lock reading(reading_);
+    if (lost_) {
+      job->gone = true;
+      return enqueue();
+    }
+    job->args = t->args();
     // Into the loop's queue only once every input is ready: tasks may reach a platform out of
     // program order (the exploration gate holds some back), and a loop thread waiting there for
     // an input whose producer sits behind it in this queue would wait for ever.
     // A countdown of its own, not the task's: a timeout or the loss of this node may give the
     // task to another platform while these subscriptions still wait.
     auto pending = std::make_shared<rt::InputWaiter>();
-    auto enqueue = [this, t, attempt] {
-      {
-        std::lock_guard lock(mu_);
-        queue_.emplace_back(t, attempt);
-      }
-      cv_.notify_one();
-    };
     if (!pending->until_ready(*t, [pending, enqueue](rt::Task&) { enqueue(); })) enqueue();
   }
 
@@ -388,7 +421,7 @@ class RemotePlatform : public rt::Platform {
   bool withdraw(rt::Task& t) override {
     std::lock_guard lock(mu_);
     auto it = std::find_if(queue_.begin(), queue_.end(),
-                           [&t](const auto& job) { return job.first.get() == &t; });
+                           [&t](const Job& job) { return job.task.get() == &t; });
     // The loop that pops an entry begins its attempt under mu_: one still here has not begun.
     if (it == queue_.end() || !rt::context(t).withdraw()) return false;
     queue_.erase(it);
@@ -448,6 +481,7 @@ class RemotePlatform : public rt::Platform {
       lost_ = true;
     }
     ids_cv_.notify_all();
+    { std::unique_lock submits_read(reading_); }  // submit() reads no task's arguments now
     auto* rt = rt::Runtime::if_started();
     if (sole()) stop_sole("lost: " + cause);
     rt::log().warn(
@@ -563,7 +597,7 @@ class RemotePlatform : public rt::Platform {
 
   // Sends version v (ready) as `id` unless the node has it: one upload of an id at a time, so
   // the readers of one version that come together send it once.
-  void upload_if_missing(rt::Task& t, rt::Version& v, const std::string& id) {
+  void upload_if_missing(Job& job, rt::Version& v, const std::string& id) {
     NodeRef ref(*this, id);
     for (;;) {
       wait_idle(id);
@@ -593,9 +627,10 @@ class RemotePlatform : public rt::Platform {
     });
     const double s = std::chrono::duration<double>(t1 - t0).count();
     note_transfer(n, s);
-    if (rt::observing()) rt::observe_transfer({this, t.id(), data_name(v), n, true, t0, t1});
-    t.timing().bytes_in += n;
-    t.timing().transfer_in_s += s;
+    if (rt::observing())
+      rt::observe_transfer({this, job.task->id(), data_name(v), n, true, t0, t1});
+    job.timing.bytes_in += n;
+    job.timing.transfer_in_s += s;
     v.drop_replica(*this);  // one of an earlier admission, if any: this one replaces it
     v.add_replica(std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), n,
                                                   extents_of(v.type(), v.host())));
@@ -611,43 +646,69 @@ class RemotePlatform : public rt::Platform {
     if (v.state() == rt::Version::State::Failed) std::rethrow_exception(v.error());
   }
 
-  // Attempt `attempt` of t; its outputs are published only if the attempt is still open then.
-  void run(rt::Task& t, int attempt) {
-    auto& args = t.args();
-    TaskRequest req{t.ce().interface_name, t.ce().name, {}, ""};
-    auto& timing = t.timing();
-    // The node runs the CE's first native version: the profiles learn its runs as that version,
-    // which forecast() reads (recorded as -1, the kernel's slot, they never corrected it).
-    timing.version_index = 0;
-    timing.start = Clock::now();
-    std::vector<NodeRef> outputs;  // one per output, in argument order
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      auto& a = args[i];
-      if (a.out) outputs.emplace_back(*this, id_of(*a.out));
-      if (a.in) {
-        wait_ready(*a.in);
-        std::string id = id_of(*a.in);
-        upload_if_missing(t, *a.in, id);
-        if (i < t.ce().nparams) req.args.push_back({a.dir, id, a.out ? id_of(*a.out) : ""});
-      } else if (i < t.ce().nparams) {
-        req.args.push_back({a.dir, "", id_of(*a.out)});
-      } else {
-        req.result = id_of(*a.out);
-      }
+  // The job's attempt; its outputs are published only if the attempt is still open then. Until
+  // its claim, the task's own arguments are not read (Job says why): the job's copy is, and is
+  // dropped once the request is built, so that this thread does not hold the values it names
+  // while the node runs the task (a value the program reads in place, held, would hold up the
+  // program's next write to it).
+  void run(Job& job) {
+    if (!job.request) {
+      job.request = prepare(job);
+      job.args.clear();
     }
-    t.take_input_bytes();  // every input is ready and no output is out (Timing::input_bytes)
-    for (const auto& ref : outputs) wait_idle(ref.id());
-    const auto result_extents = expected_result(t);
-    TaskStatus st = run_on_node(t, attempt, req);
-    timing.end = Clock::now();
+    rt::Task& t = *job.task;
+    TaskStatus st = run_on_node(t, job.attempt, job.request->task);
+    job.timing.end = Clock::now();
     if (st.state == "failed") {
-      settle(t, attempt,
-             std::make_exception_ptr(std::runtime_error("node " + name_ + ": " + st.error)),
+      settle(job, std::make_exception_ptr(std::runtime_error("node " + name_ + ": " + st.error)),
              st.crashed ? rt::Failure::Crash : rt::Failure::Error);
       return;
     }
     // Settled meanwhile (the node was lost, the task timed out): its outputs are someone else's.
-    if (!st.finished() || !rt::context(t).claim(attempt)) return;
+    if (!st.finished() || !rt::context(t).claim(job.attempt)) return;
+    t.timing() = job.timing;
+    publish(t, std::move(job.request->outputs), job.request->result_extents);
+    rt::context(t).done();
+  }
+
+  // Uploads the inputs the node lacks and builds the job's request from its arguments.
+  Job::Request prepare(Job& job) {
+    const rt::CeInfo& ce = job.task->ce();
+    auto& args = job.args;
+    Job::Request r{{ce.interface_name, ce.name, {}, ""}, {}, {}};
+    auto& timing = job.timing;
+    // The node runs the CE's first native version: the profiles learn its runs as that version,
+    // which forecast() reads (recorded as -1, the kernel's slot, they never corrected it).
+    timing.version_index = 0;
+    timing.start = Clock::now();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      auto& a = args[i];
+      if (a.out) r.outputs.emplace_back(*this, id_of(*a.out));
+      if (a.in) {
+        wait_ready(*a.in);
+        std::string id = id_of(*a.in);
+        upload_if_missing(job, *a.in, id);
+        if (i < ce.nparams) r.task.args.push_back({a.dir, id, a.out ? id_of(*a.out) : ""});
+      } else if (i < ce.nparams) {
+        r.task.args.push_back({a.dir, "", id_of(*a.out)});
+      } else {
+        r.task.result = id_of(*a.out);
+      }
+    }
+    // Every input is ready and no output is out (Timing::input_bytes).
+    timing.input_bytes = 0;
+    for (const auto& a : args)
+      if (a.in) timing.input_bytes += static_cast<double>(a.in->bytes());
+    for (const auto& ref : r.outputs) wait_idle(ref.id());
+    r.result_extents = expected_result(ce, args);
+    return r;
+  }
+
+  // Publishes the outputs of t, whose attempt this platform holds the claim of (so its arguments
+  // are its own again), as replicas on the node that remember how to recompute them.
+  void publish(rt::Task& t, std::vector<NodeRef> outputs,
+               const std::vector<std::int64_t>& result_extents) {
+    auto& args = t.args();
     std::vector<rt::VersionPtr> inputs(args.size());
     std::vector<std::shared_ptr<void>> snapshots(args.size());
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -669,7 +730,6 @@ class RemotePlatform : public rt::Platform {
           *this, std::move(outputs[o++]), a.out->type(), a.out->bytes(),
           result ? result_extents : std::vector<std::int64_t>{}, std::move(lineage)));
     }
-    rt::context(t).done();
   }
 
   // Submits the task and long-polls it until it ends (or the attempt is settled elsewhere). A task
@@ -693,14 +753,14 @@ class RemotePlatform : public rt::Platform {
   // The extents of t's result, when its CE states them (an OpenCL result_size) and the
   // expression can be evaluated here (the inputs it reads are on the host, or their shape known
   // from this node); else none. What the node sends back is checked against them.
-  std::vector<std::int64_t> expected_result(rt::Task& t) {
-    const rt::CeInfo& ce = t.ce();
+  std::vector<std::int64_t> expected_result(const rt::CeInfo& ce,
+                                            const std::vector<rt::TaskArg>& args) {
     if (!ce.result || ce.result->kind == rt::TypeKind::Object || ce.result->rank == 0 ||
         !ce.opencl || !*ce.opencl->result_size)
       return {};
     std::vector<opencl::ArgView> views(ce.nparams);
     for (std::size_t i = 0; i < ce.nparams; ++i) {
-      const auto& in = t.args()[i].in;
+      const auto& in = args[i].in;
       if (!in) return {};  // an Out parameter: no shape yet
       views[i].type = &in->type();
       views[i].host = in->host();
@@ -725,17 +785,18 @@ class RemotePlatform : public rt::Platform {
     }
   }
 
-  // The verdict on attempt `attempt`, unless the runtime settled it already (moved, timed out).
-  static void settle(rt::Task& t, int attempt, std::exception_ptr error,
-                     rt::Failure how = rt::Failure::Error) {
-    rt::context(t).fail(attempt, std::move(error), how);
+  // The verdict on the job's attempt, unless the runtime settled it already (moved, timed out).
+  static void settle(Job& job, std::exception_ptr error, rt::Failure how = rt::Failure::Error) {
+    auto& c = rt::context(*job.task);
+    if (!c.claim(job.attempt)) return;
+    job.task->timing() = job.timing;
+    c.failed(std::move(error), how);
   }
 
   // The node kept this task busy too long, or is lost: the scheduler places it again through the
   // policy, without this node (the task fails with `why` if no other platform can run it).
-  void give_back(const rt::TaskPtr& t, int attempt, const std::string& why) {
-    settle(*t, attempt,
-           std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why)),
+  void give_back(Job& job, const std::string& why) {
+    settle(job, std::make_exception_ptr(std::runtime_error("node " + name_ + " failed: " + why)),
            rt::Failure::Elsewhere);
   }
 
@@ -747,15 +808,15 @@ class RemotePlatform : public rt::Platform {
   }
 
   // A request of t's attempt, begun in admission `epoch`, failed.
-  void failed(const rt::TaskPtr& t, int attempt, const NodeError& e, unsigned epoch) {
+  void failed(Job& job, const NodeError& e, unsigned epoch) {
     if (e.store_full() && sole()) stop_sole(std::string("has no room for this run: ") + e.what());
-    if (e.busy()) return give_back(t, attempt, e.what());
+    if (e.busy()) return give_back(job, e.what());
     if (e.unreachable())
       lose(e.what(), epoch);
     else if (e.status() == 404 || e.status() == 400)
       still_same_node();
-    if (lost_) return give_back(t, attempt, e.what());
-    settle(*t, attempt, std::make_exception_ptr(e));
+    if (lost_) return give_back(job, e.what());
+    settle(job, std::make_exception_ptr(e));
   }
 
   // Deletes from the node the values no hold names any more, but none that an upload or a new
@@ -841,7 +902,7 @@ class RemotePlatform : public rt::Platform {
 
   void loop() {
     for (;;) {
-      std::pair<rt::TaskPtr, int> job;
+      Job job;
       std::vector<std::string> garbage;
       {
         std::unique_lock lock(mu_);
@@ -853,33 +914,32 @@ class RemotePlatform : public rt::Platform {
           queue_.pop_front();
           // Settled while it waited here (timed out, the node lost): nothing of it runs, and
           // whoever settled it gave the verdict.
-          if (!rt::context(*job.first).begin(job.second)) {
-            job.first = nullptr;
+          if (!rt::context(*job.task).begin(job.attempt)) {
+            job.task = nullptr;
             --queued_;
           }
         }
       }
       delete_unused(garbage);
-      auto& [t, attempt] = job;
-      if (!t) continue;
-      if (lost_) {
+      if (!job.task) continue;
+      if (job.gone || lost_) {
         std::string cause;
         {
           std::lock_guard lock(mu_);
           cause = lost_cause_;
         }
-        give_back(t, attempt, cause);  // one the runtime submitted as the node was being lost
+        give_back(job, cause);  // one the runtime submitted as the node was being lost
       } else {
         bool again = true;  // once, after a failed connection to a node that is still itself
         const unsigned epoch = epoch_;
         for (;;) {
           try {
-            run(*t, attempt);
+            run(job);
           } catch (const NodeError& e) {
             if (std::exchange(again, false) && connection_only(e)) continue;
-            failed(t, attempt, e, epoch);
+            failed(job, e, epoch);
           } catch (...) {
-            settle(*t, attempt, std::current_exception());
+            settle(job, std::current_exception());
           }
           break;
         }
@@ -901,7 +961,10 @@ class RemotePlatform : public rt::Platform {
   std::string start_cause_;  // why the first probe failed
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::pair<rt::TaskPtr, int>> queue_;  // with the attempt opened for this platform
+  std::deque<Job> queue_;
+  // Shared by submit() while it reads a task's arguments, taken by lose() before the runtime
+  // re-places the node's tasks.
+  std::shared_mutex reading_;
   std::vector<std::string> garbage_;
   std::map<std::string, int> refs_;  // holds per value id (NodeRef)
   std::set<std::string> busy_ids_;   // ids with an upload or a delete under way

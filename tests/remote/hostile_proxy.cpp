@@ -96,6 +96,8 @@ HostileProxy::HostileProxy(int node_port, Mode mode) : node_port_(node_port), mo
       getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
     throw std::runtime_error("the proxy cannot listen");
   port_ = ntohs(a.sin_port);
+  // Under mu_: the accept loop, started inside this emplace_back, adds the threads it starts.
+  std::lock_guard lock(mu_);
   threads_.emplace_back([this] { accept_loop(); });
 }
 
@@ -108,10 +110,11 @@ HostileProxy::~HostileProxy() {
     for (int s : sockets_) shutdown(s, SHUT_RDWR);
   }
   cv_.notify_all();
-  for (std::size_t i = 0; i < threads_.size(); ++i) {
+  for (std::size_t i = 0;; ++i) {
     std::thread t;
     {
-      std::lock_guard lock(mu_);
+      std::lock_guard lock(mu_);  // the accept loop (threads_[0]) may add some until joined
+      if (i == threads_.size()) break;
       t = std::move(threads_[i]);
     }
     t.join();
