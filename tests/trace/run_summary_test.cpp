@@ -157,6 +157,28 @@ TEST(RunSummary, CountsPlatformsLostAndAdmittedAgain) {
       << text;
 }
 
+// Bytes per link: the host's uploads, a node's fetch from another node, a download to the host.
+TEST(RunSummary, CountsTheBytesOfEveryLink) {
+  test::FixedPlatform node1{"node1", "remote", 1}, node2{"node2", "remote", 1};
+  const auto t0 = Clock::now(), t1 = t0 + std::chrono::milliseconds(1);
+  Recorder rec;
+  rec.transfer({&node1, 1, "d1v1", 500, true, t0, t1});
+  rec.transfer({&node1, 1, "d2v1", 300, true, t0, t1});
+  rec.transfer({&node2, 2, "r1v1", 4096, true, t0, t1, &node1});
+  rec.transfer({&node2, 0, "r2v1", 1000, false, t0, t1});
+  const Summary s = summarize(rec.snapshot());
+  using Link = std::pair<std::size_t, std::size_t>;
+  EXPECT_EQ(s.links.at({"host", "node1"}), (Link{800, 2}));
+  EXPECT_EQ(s.links.at({"node1", "node2"}), (Link{4096, 1}));
+  EXPECT_EQ(s.links.at({"node2", "host"}), (Link{1000, 1}));
+  EXPECT_EQ(s.links.count({"host", "node2"}), 0u);
+  const std::string text = format_summary(s);
+  EXPECT_NE(text.find("links: host → node1 800 B (2), node1 → node2 4.0 KiB (1), node2 → host "
+                      "1000 B (1)\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(RunSummary, PrintsAnAlignedTable) {
   const std::string text = format_summary(summary_of_known_run());
   std::istringstream in(text);
