@@ -115,9 +115,18 @@ class RemoteReplica : public rt::Replica {
   // Made in the node's current admission: one from before the node was lost is not trusted.
   bool current() const;
   const std::string& id() const { return ref_.id(); }  // the value's id on the node
+  // How to recompute the value: its own lineage, or the one of the replica it was fetched from
+  // (that one's, while it still has one); null once a host copy was made.
   std::shared_ptr<const Lineage> lineage() {
     std::lock_guard lock(mu_);
-    return lineage_;
+    return lineage_ ? lineage_ : borrowed_.lock();
+  }
+  // A copy fetched from `source` on another node: its lineage is source's, not kept alive by
+  // this one (a host copy made through source ends it for both).
+  void borrow_lineage(RemoteReplica& source) {
+    auto l = source.lineage();
+    std::lock_guard lock(mu_);
+    borrowed_ = l;
   }
   void to_host(void* dst, std::function<void(std::exception_ptr)> done) override;
   std::size_t bytes() const override { return bytes_; }
@@ -139,6 +148,7 @@ class RemoteReplica : public rt::Replica {
   const std::vector<std::int64_t> extents_;
   std::mutex mu_;
   std::shared_ptr<const Lineage> lineage_;  // dropped once a host copy exists
+  std::weak_ptr<const Lineage> borrowed_;   // borrow_lineage's
 };
 
 // A contiguous value's extents (none for scalars and objects).
@@ -601,6 +611,7 @@ class RemotePlatform : public rt::Platform {
   // as any request's.
   bool from_peer(rt::Task& t, rt::Version& v, const std::string& id, NodeRef& ref) {
     if (v.host()) return false;
+    // `replica` holds the value's id on the peer until the fetch is over: it is not deleted there.
     auto [peer, replica] = peer_holding(v);
     if (!peer) return false;
     const PeerFetch f{v.type().name,      peer->url_,
@@ -625,9 +636,11 @@ class RemotePlatform : public rt::Platform {
       rt::observe_transfer({this, t.id(), data_name(v), got.bytes, true, t0, t1, peer});
     t.timing().bytes_in += got.bytes;
     t.timing().transfer_in_s += std::chrono::duration<double>(t1 - t0).count();
+    auto copy = std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), got.bytes,
+                                                replica->extents());
+    copy->borrow_lineage(*replica);
     v.drop_replica(*this);  // one of an earlier admission, if any: this one replaces it
-    v.add_replica(std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), got.bytes,
-                                                  replica->extents(), replica->lineage()));
+    v.add_replica(std::move(copy));
     return true;
   }
 
@@ -1028,15 +1041,12 @@ rt::Platform& RemoteReplica::owner() {
 }
 
 void RemoteReplica::fetch(void* dst, std::function<void(std::exception_ptr)> done) {
-  std::shared_ptr<const Lineage> lineage;
-  {
-    std::lock_guard lock(mu_);
-    lineage = lineage_;
-  }
+  std::shared_ptr<const Lineage> lineage = this->lineage();
   auto arrived = [this, done = std::move(done)](std::exception_ptr e) {
     if (!e) {
       std::lock_guard lock(mu_);
       lineage_.reset();  // the value is safe on the host now
+      borrowed_.reset();
     }
     done(e);
   };

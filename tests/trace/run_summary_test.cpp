@@ -184,9 +184,9 @@ TEST(RunSummary, PrintsAnAlignedTable) {
   std::istringstream in(text);
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);
-  // title, head, rule, rows, rule, total; a blank line, then the energy per platform: head, rule,
-  // cpu and opencl0.
-  ASSERT_EQ(lines.size(), 1 + 1 + 1 + 3 + 1 + 1u + 1 + 1 + 1 + 2);
+  // title, head, rule, rows, rule, total, the links; a blank line, then the energy per platform:
+  // head, rule, cpu and opencl0.
+  ASSERT_EQ(lines.size(), 1 + 1 + 1 + 3 + 1 + 1u + 1 + 1 + 1 + 1 + 2);
   EXPECT_NE(lines[0].find("makespan 0.060 s"), std::string::npos);
   EXPECT_NE(lines[0].find("dynperf"), std::string::npos);
   // Right-aligned numbers: every row's "tasks" column ends where the header's does.
@@ -198,11 +198,12 @@ TEST(RunSummary, PrintsAnAlignedTable) {
   }
   EXPECT_EQ(lines[7].rfind("total", 0), 0u);
   EXPECT_NE(lines[7].find(" 4 "), std::string::npos);
-  EXPECT_EQ(lines[8], "");
-  EXPECT_EQ(lines[9].rfind("platform  tasks J  idle J  meter J  energy from", 0), 0u) << lines[9];
+  EXPECT_EQ(lines[8], "links: host → opencl0 7.8 KiB (2), opencl0 → host 15.6 KiB (1)") << lines[8];
+  EXPECT_EQ(lines[9], "");
+  EXPECT_EQ(lines[10].rfind("platform  tasks J  idle J  meter J  energy from", 0), 0u) << lines[10];
   // No meter: the tasks' figures, and no idle or meter total to show.
-  EXPECT_EQ(lines[11], "cpu         2.500       -        -  mixed") << lines[11];
-  EXPECT_EQ(lines[12], "opencl0     2.000       -        -  default") << lines[12];
+  EXPECT_EQ(lines[12], "cpu         2.500       -        -  mixed") << lines[12];
+  EXPECT_EQ(lines[13], "opencl0     2.000       -        -  default") << lines[13];
 }
 
 // A meter's figures come after the task finished (and may come before its finish is recorded);
