@@ -69,7 +69,25 @@ class Links : public Observer {
     m.bytes += e.bytes;
     ++m.count;
   }
+  void platform_membership(const Platform& p, bool lost) override {
+    {
+      std::lock_guard lock(mu_);
+      ++membership_[{p.name(), lost}];
+    }
+    cv_.notify_all();
+  }
   void run_finished() override {}
+  // Times the platform was lost (or admitted again) so far.
+  std::size_t changes(const std::string& platform, bool lost) {
+    std::lock_guard lock(mu_);
+    return membership_[{platform, lost}];
+  }
+  bool wait_changes(const std::string& platform, bool lost, std::size_t n) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(20), [&] {
+      return membership_[{platform, lost}] >= n;
+    });
+  }
   Moved on(const std::string& from, const std::string& to) {
     std::lock_guard lock(mu_);
     return moved_[{from, to}];
@@ -94,16 +112,20 @@ class Links : public Observer {
   std::condition_variable cv_;
   std::map<std::pair<std::string, std::string>, Moved> moved_;
   std::map<std::string, std::size_t> finished_;
+  std::map<std::pair<std::string, bool>, std::size_t> membership_;
 };
 
-// One runtime for the process (its platforms are read once): three nodes, the pinning policy.
+// One runtime for the process (its platforms are read once): three nodes, checked every 300 ms
+// (a frozen one is lost within 1.2 s), the pinning policy.
 struct Cluster {
   WorkerProcess node1{{}, "token-one"}, node2{{}, "token-two"}, node3{{}, "token-three"};
   std::shared_ptr<Links> links = std::make_shared<Links>();
   Pinned* policy = nullptr;
   Cluster() {
-    const std::string remote = "node1=" + node1.url() + ",token=token-one;node2=" + node2.url() +
-                               ",token=token-two;node3=" + node3.url() + ",token=token-three";
+    std::string remote;
+    for (auto [name, node] : {std::pair{"node1", &node1}, {"node2", &node2}, {"node3", &node3}})
+      remote += std::string(name) + "=" + node->url() + ",token=" + node->token() +
+                ",health_ms=300,health_failures=3;";
     setenv("CEI_REMOTE", remote.c_str(), 1);
     add_observer(links);  // observers are read when the runtime starts
     auto p = std::make_unique<Pinned>();
@@ -123,6 +145,8 @@ Vec ramp(std::size_t n, float base) {
   return v;
 }
 
+// Each test's vectors are variables of its scope (Scope, as ceic writes it): a later test's
+// variable at the same address is another datum, not a stale version of this one.
 constexpr std::size_t kN = 300'000;         // 1.2 MB a vector
 constexpr std::size_t kWire = 16 + 4 * kN;  // its framing (rank, extent) and payload
 
@@ -132,6 +156,7 @@ TEST(NodeToNode, AValueMadeOnANodeGoesToTheNextOnceAndNeverThroughTheProgram) {
   c.policy->pin("add", "node2");
   c.links->reset();
   Vec src = ramp(kN, 1), x = ramp(kN, 2), y = ramp(kN, 3), a, s1, s2;
+  Scope k1(src), k2(x), k3(y), k4(a), k5(s1), k6(s2);
   assign(a, call<Vec>(ce_scale, ::cei::rt::in<Vec>(src), ::cei::rt::in<float>(3.0f)));
   // Two readers of `a` on node2 at once: one fetch.
   assign(s1, call<Vec>(ce_add, ::cei::rt::in<Vec>(a), ::cei::rt::in<Vec>(x)));
@@ -156,6 +181,7 @@ TEST(NodeToNode, AHolderGoneBeforeTheFetchIsReportedAndTheValueRecomputed) {
   c.policy->pin("scale", "node3");
   c.policy->pin("add", "node2");
   Vec src = ramp(kN, 5), x = ramp(kN, 6), a, s;
+  Scope k1(src), k2(x), k3(a), k4(s);
   const std::size_t scaled = c.links->finished("scale");
   assign(a, call<Vec>(ce_scale, ::cei::rt::in<Vec>(src), ::cei::rt::in<float>(2.0f)));
   ASSERT_TRUE(c.links->wait_finished("scale", scaled + 1));  // a is on node3 only
@@ -172,6 +198,31 @@ TEST(NodeToNode, AHolderGoneBeforeTheFetchIsReportedAndTheValueRecomputed) {
   EXPECT_NE(log.find("node node3 (" + c.node3.url() + ") lost"), std::string::npos)
       << "the program's own fetch finds node3 gone, and recomputes a: " << log;
   EXPECT_EQ(c.links->on("node3", "node2").count, 0u);
+  EXPECT_EQ(c.links->on("host", "node2").bytes, 2 * kWire) << "a, recomputed, and x";
+}
+
+// The admission rule holds for peers: a copy node1 made before it was lost (frozen, then admitted
+// again) is not trusted, so node2 does not fetch it; the value is recomputed on the host and sent.
+TEST(NodeToNode, ACopyMadeBeforeItsNodeWasLostIsNotFetched) {
+  Cluster& c = cluster();
+  c.policy->pin("scale", "node1");
+  c.policy->pin("add", "node2");
+  Vec src = ramp(kN, 7), x = ramp(kN, 8), a, s;
+  Scope k1(src), k2(x), k3(a), k4(s);
+  const std::size_t scaled = c.links->finished("scale");
+  const std::size_t lost = c.links->changes("node1", true), back = c.links->changes("node1", false);
+  assign(a, call<Vec>(ce_scale, ::cei::rt::in<Vec>(src), ::cei::rt::in<float>(4.0f)));
+  ASSERT_TRUE(c.links->wait_finished("scale", scaled + 1));  // a is on node1 only
+  c.node1.freeze();
+  ASSERT_TRUE(c.links->wait_changes("node1", true, lost + 1)) << "lost by its health checks";
+  c.node1.thaw();
+  ASSERT_TRUE(c.links->wait_changes("node1", false, back + 1)) << "admitted again";
+  c.links->reset();
+  assign(s, call<Vec>(ce_add, ::cei::rt::in<Vec>(a), ::cei::rt::in<Vec>(x)));
+  sync(s);
+  EXPECT_EQ(s, add(scale(src, 4.0f), x));
+  EXPECT_EQ(c.links->on("node1", "node2").count, 0u) << "node1's copy is of an earlier admission";
+  EXPECT_EQ(c.links->on("node1", "host").count, 0u) << "nor downloaded: recomputed on the host";
   EXPECT_EQ(c.links->on("host", "node2").bytes, 2 * kWire) << "a, recomputed, and x";
 }
 
