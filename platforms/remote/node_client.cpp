@@ -29,6 +29,7 @@ class ValueSink final : public BodySink {
 
   // The announced size against the expected extents, before a byte of memory is committed.
   void start(std::size_t bytes) override {
+    if (expected_.admit) expected_.admit(bytes);
     total_ = bytes;
     if (expected_.extents.empty()) return;
     std::size_t want = wire_head_bytes(type_) + type_.elem_size * element_count();
@@ -139,19 +140,18 @@ struct NodeClient::Impl {
       message = nlohmann::json::parse(reply.body).at("error").get<std::string>();
     } catch (const std::exception&) {
     }
-    throw NodeError(reply.status,
-                    "node answered " + std::to_string(reply.status) + ": " + message,
+    throw NodeError(reply.status, "node answered " + std::to_string(reply.status) + ": " + message,
                     retry_after(reply.status, reply.retry_after));
   }
 
   // A JSON request; the answer, which must be a JSON object, parsed.
   nlohmann::json call(std::string_view method, const std::string& path, int expected,
-                      const std::string& body = {}) {
+                      const std::string& body = {}, int also = 0) {
     std::string_view parts[] = {body};
     std::span<const std::string_view> sent;
     if (!body.empty()) sent = parts;
     auto reply = data->exchange(method, path, sent, nullptr, "application/json");
-    check(reply, expected);
+    check(reply, expected, also);
     try {
       auto j = nlohmann::json::parse(reply.body);
       if (!j.is_object()) throw std::runtime_error("not a JSON object");
@@ -164,10 +164,8 @@ struct NodeClient::Impl {
   // PUT /v1/data/{id} of these parts.
   void upload(const std::string& id, const std::string& type_name,
               std::span<const std::string_view> parts) {
-    check(data->exchange("PUT",
-                         "/v1/data/" + id + "?type=" +
-                             web::uri::encode_data_string(type_name),
-                         parts),
+    check(data->exchange(
+              "PUT", "/v1/data/" + id + "?type=" + web::uri::encode_data_string(type_name), parts),
           201, 200);
   }
 };
@@ -251,6 +249,18 @@ std::size_t NodeClient::get(const std::string& id, const rt::TypeOps& type, void
 
 void NodeClient::erase(const std::string& id) {
   Impl::check(impl_->data->exchange("DELETE", "/v1/data/" + id), 204);
+}
+
+Fetched NodeClient::fetch(const std::string& id, const PeerFetch& from) {
+  const std::string path = "/v1/data/" + id + "/fetch";
+  auto j = impl_->call("POST", path, 201, to_json(from).dump(), 200);
+  try {
+    Fetched f{j.at("bytes").get<std::size_t>(), j.at("seconds").get<double>()};
+    if (!(f.seconds >= 0)) throw std::runtime_error("seconds < 0");
+    return f;
+  } catch (const std::exception& e) {
+    throw NodeError::malformed("POST " + path + ": " + e.what());
+  }
 }
 
 std::string NodeClient::submit(const TaskRequest& req) {

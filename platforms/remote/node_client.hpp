@@ -18,10 +18,11 @@
 
 #include <chrono>
 #include <cstdint>
-#include <string_view>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cei::remote {
@@ -68,8 +69,8 @@ struct ClientOptions {
   // whole exchange must also be over within timeout + its bytes / min_rate_bytes_s.
   std::chrono::milliseconds timeout{30000};
   std::size_t min_rate_bytes_s = 64 << 10;
-  bool validate_certificates = true;         // https only
-  std::string ca_file;                       // https: trust this PEM bundle besides the system's
+  bool validate_certificates = true;  // https only
+  std::string ca_file;                // https: trust this PEM bundle besides the system's
 };
 
 struct TaskStatus {
@@ -87,6 +88,15 @@ struct TaskStatus {
 // a Content-Length alone.)
 struct Expected {
   std::vector<std::int64_t> extents;  // a contiguous value's exact extents; empty: not known
+  // Called with the answer's announced size before any memory is committed for it; throws to
+  // refuse it (a node fetching from a peer reserves room in its store here). Null: none.
+  std::function<void(std::size_t)> admit = nullptr;
+};
+
+// What a node's fetch from its peer moved (POST /v1/data/{id}/fetch), as the node measured it.
+struct Fetched {
+  std::size_t bytes = 0;
+  double seconds = 0;
 };
 
 class NodeClient {
@@ -112,6 +122,10 @@ class NodeClient {
   std::size_t get(const std::string& id, const rt::TypeOps& type, void* value,
                   const Expected& expected = {});
   void erase(const std::string& id);
+  // Asks the node to GET `from.id` from its peer and store it as `id`. A peer that fails (refuses
+  // the token, lacks the value, sends a malformed one, does not answer) is NodeError 502 with
+  // the node's account; other statuses are the node's own, as for put().
+  Fetched fetch(const std::string& id, const PeerFetch& from);
   std::string submit(const TaskRequest& r);  // the task's id
   // A long poll of wait_ms, cut to half the request timeout; a task not finished by then
   // answers its current state.

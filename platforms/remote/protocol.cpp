@@ -75,16 +75,23 @@ std::string id_member(const nlohmann::json& obj, const char* key, const std::str
   return id;
 }
 
-}  // namespace
-
-TaskRequest parse_task_request(std::string_view body) {
+// A request body that must be a JSON object (`what` names it in the error).
+nlohmann::json parse_object(std::string_view body, const char* what) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(body);
   } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
     throw ProtocolError(400, std::string("malformed JSON: ") + e.what());
   }
-  if (!j.is_object()) throw ProtocolError(400, "task: the body must be a JSON object");
+  if (!j.is_object())
+    throw ProtocolError(400, std::string(what) + ": the body must be a JSON object");
+  return j;
+}
+
+}  // namespace
+
+TaskRequest parse_task_request(std::string_view body) {
+  const nlohmann::json j = parse_object(body, "task");
   TaskRequest r;
   const auto& ce = member(j, "ce", "task");
   if (!ce.is_object()) throw ProtocolError(400, "task: 'ce' must be an object");
@@ -114,6 +121,41 @@ TaskRequest parse_task_request(std::string_view body) {
     r.result = id_member(j, "result", "task");
   }
   return r;
+}
+
+nlohmann::json to_json(const PeerFetch& f) {
+  nlohmann::json j{{"type", f.type},
+                   {"from", {{"url", f.url}, {"token", f.token}, {"id", f.id}}},
+                   {"timeout_ms", f.timeout_ms}};
+  if (!f.extents.empty()) j["extents"] = f.extents;
+  return j;
+}
+
+PeerFetch parse_peer_fetch(std::string_view body) {
+  const nlohmann::json j = parse_object(body, "fetch");
+  PeerFetch f;
+  f.type = string_member(j, "type", "fetch");
+  const auto& from = member(j, "from", "fetch");
+  if (!from.is_object()) throw ProtocolError(400, "fetch: 'from' must be an object");
+  f.url = string_member(from, "url", "fetch.from");
+  f.token = string_member(from, "token", "fetch.from");
+  if (f.token.empty()) throw ProtocolError(400, "fetch.from: 'token' must not be empty");
+  f.id = id_member(from, "id", "fetch.from");
+  if (auto it = j.find("extents"); it != j.end()) {
+    if (!it->is_array() || it->size() > 3)
+      throw ProtocolError(400, "fetch: 'extents' must be an array of at most 3 integers");
+    for (const auto& e : *it) {
+      if (!e.is_number_integer() || e.get<std::int64_t>() < 0)
+        throw ProtocolError(400, "fetch: 'extents' must hold integers >= 0");
+      f.extents.push_back(e.get<std::int64_t>());
+    }
+  }
+  if (auto it = j.find("timeout_ms"); it != j.end()) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > 600000)
+      throw ProtocolError(400, "fetch: 'timeout_ms' must be an integer from 1 to 600000");
+    f.timeout_ms = it->get<long>();
+  }
+  return f;
 }
 
 }  // namespace cei::remote

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -44,6 +45,22 @@ struct TaskRequest {
 nlohmann::json to_json(const TaskRequest& r);
 // Checks shape and ids only; whether the CE and the data exist is the node's business.
 TaskRequest parse_task_request(std::string_view body);
+
+// POST /v1/data/{id}/fetch: the node GETs a value from the peer node that holds it, instead of the
+// program sending it (docs/remote.md, "Node-to-node transfers").
+struct PeerFetch {
+  std::string type;                   // the value's type name, as PUT's ?type=
+  std::string url;                    // the peer's base URL
+  std::string token;                  // the peer's bearer token
+  std::string id;                     // the value's id on the peer
+  std::vector<std::int64_t> extents;  // a contiguous value's exact extents; empty: not known
+  long timeout_ms = 30000;            // the peer's requests' timeout (1 to 600000)
+};
+
+nlohmann::json to_json(const PeerFetch& f);
+// Checks shape, ids and ranges (400 naming the field); whether the type is the node's, and the
+// URL well formed, is the node's business.
+PeerFetch parse_peer_fetch(std::string_view body);
 
 const char* to_string(rt::Dir d);
 

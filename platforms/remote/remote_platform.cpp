@@ -116,6 +116,20 @@ class RemoteReplica : public rt::Replica {
   rt::Platform& owner() override;
   // Made in the node's current admission: one from before the node was lost is not trusted.
   bool current() const;
+  const std::string& id() const { return ref_.id(); }  // the value's id on the node
+  // How to recompute the value: its own lineage, or the one of the replica it was fetched from
+  // (that one's, while it still has one); null once a host copy was made.
+  std::shared_ptr<const Lineage> lineage() {
+    std::lock_guard lock(mu_);
+    return lineage_ ? lineage_ : borrowed_.lock();
+  }
+  // A copy fetched from `source` on another node: its lineage is source's, not kept alive by
+  // this one (a host copy made through source ends it for both).
+  void borrow_lineage(RemoteReplica& source) {
+    auto l = source.lineage();
+    std::lock_guard lock(mu_);
+    borrowed_ = l;
+  }
   void to_host(void* dst, std::function<void(std::exception_ptr)> done) override;
   std::size_t bytes() const override { return bytes_; }
   const std::vector<std::int64_t>& extents() const { return extents_; }
@@ -136,6 +150,7 @@ class RemoteReplica : public rt::Replica {
   const std::vector<std::int64_t> extents_;
   std::mutex mu_;
   std::shared_ptr<const Lineage> lineage_;  // dropped once a host copy exists
+  std::weak_ptr<const Lineage> borrowed_;   // borrow_lineage's
 };
 
 // A contiguous value's extents (none for scalars and objects).
@@ -301,7 +316,7 @@ struct Job {
 class RemotePlatform : public rt::Platform {
  public:
   RemotePlatform(std::string name, std::string url, std::string token, RemoteOptions o)
-      : name_(std::move(name)), url_(url), opt_(o) {
+      : name_(std::move(name)), url_(url), token_(token), opt_(o) {
     set_prices({o.price_per_gb, o.price_per_hour});
     ClientOptions c;
     c.timeout = o.timeout;
@@ -358,14 +373,16 @@ class RemotePlatform : public rt::Platform {
       f.feasible = false;
       return f;
     }
-    double to_send = 0, input = 0;
+    double to_send = 0, send_s = 0, input = 0;
     for (const auto& a : t.args()) {
       if (!a.in) continue;
       double b = static_cast<double>(a.in->bytes());
       input += b;
-      if (!current_replica(*a.in)) to_send += b;
+      if (current_replica(*a.in)) continue;
+      to_send += b;
+      send_s += b / source_bandwidth(*a.in);
     }
-    f.transfer_s = latency_s_ * 2 + to_send / bandwidth_;
+    f.transfer_s = latency_s_ * 2 + send_s;
     f.exec_s = 1e-3;
     if (auto* rt = rt::Runtime::if_started(); rt && rt->profiles()) {
       auto p = rt->profiles()->predict(t.ce(), 0, name_, input);
@@ -527,11 +544,29 @@ class RemotePlatform : public rt::Platform {
     return false;
   }
 
-  void note_transfer(std::size_t bytes, double seconds) {  // thread-safe
+  // A transfer between the program and the node, or (`peer`) from that node to this one.
+  void note_transfer(std::size_t bytes, double seconds, const RemotePlatform* peer = nullptr) {
     if (bytes < (1u << 20) || seconds <= 0)
       return;  // small transfers measure latency, not bandwidth
+    const double measured = static_cast<double>(bytes) / seconds;
     std::lock_guard lock(mu_);
-    bandwidth_ = 0.7 * bandwidth_ + 0.3 * (static_cast<double>(bytes) / seconds);
+    if (!peer) {
+      bandwidth_ = 0.7 * bandwidth_ + 0.3 * measured;
+      return;
+    }
+    auto [it, first] = link_bandwidth_.try_emplace(peer, measured);
+    if (!first) it->second = 0.7 * it->second + 0.3 * measured;
+  }
+
+  // Another node that holds v in its current admission, and its replica there; none when no
+  // node does. Thread-safe.
+  std::pair<RemotePlatform*, std::shared_ptr<RemoteReplica>> peer_holding(rt::Version& v) const {
+    for (const auto& r : v.replicas()) {
+      auto* peer = dynamic_cast<RemotePlatform*>(&r->owner());
+      if (!peer || peer == this || peer->lost()) continue;
+      if (auto held = peer->current_replica(v)) return {peer, held};
+    }
+    return {nullptr, nullptr};
   }
 
  private:
@@ -589,6 +624,60 @@ class RemotePlatform : public rt::Platform {
     }
   }
 
+  // Bytes/s at which v would reach the node: from the program when it holds v (or nobody
+  // else does), else from the node that holds it, at the speed this node's fetches from that
+  // one measured, or until measured the slower of the two nodes' links with the program. mu_
+  // held.
+  double source_bandwidth(rt::Version& v) const {
+    if (v.host()) return bandwidth_;
+    auto [peer, replica] = peer_holding(v);
+    if (!peer) return bandwidth_;
+    auto it = link_bandwidth_.find(peer);
+    return it != link_bandwidth_.end() ? it->second
+                                       : std::min(bandwidth_.load(), peer->bandwidth_.load());
+  }
+
+  // When the program does not hold v and another node does, this node fetches it from that one
+  // (docs/remote.md, "Node-to-node transfers"): true once it holds v as `id` (ref goes to its
+  // replica). A fetch the peer failed (gone, the value lost, the token refused, a malformed
+  // answer: 502), or that outlasted the request timeout while the node answers its health
+  // checks, is a warning and false: v goes through the program. The node's own failures throw,
+  // as any request's.
+  bool from_peer(rt::Task& t, rt::Version& v, const std::string& id, NodeRef& ref) {
+    if (v.host()) return false;
+    // `replica` holds the value's id on the peer until the fetch is over: it is not deleted there.
+    auto [peer, replica] = peer_holding(v);
+    if (!peer) return false;
+    const PeerFetch f{v.type().name,      peer->url_,
+                      peer->token_,       replica->id(),
+                      replica->extents(), std::clamp<long>(opt_.timeout.count(), 1, 600000)};
+    Fetched got;
+    Clock::time_point t0, t1;
+    try {
+      unless_busy([&] {
+        t0 = Clock::now();
+        got = client_->fetch(id, f);
+        t1 = Clock::now();
+      });
+    } catch (const NodeError& e) {
+      if (e.status() != 502 && !(e.timed_out() && health_client_->health())) throw;
+      rt::log().warn("node {} could not fetch {} from node {}: {}; it goes through the program",
+                     name_, data_name(v), peer->name(), e.what());
+      return false;
+    }
+    note_transfer(got.bytes, got.seconds, peer);
+    if (rt::observing())
+      rt::observe_transfer({this, t.id(), data_name(v), got.bytes, true, t0, t1, peer});
+    t.timing().bytes_in += got.bytes;
+    t.timing().transfer_in_s += std::chrono::duration<double>(t1 - t0).count();
+    auto copy = std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), got.bytes,
+                                                replica->extents());
+    copy->borrow_lineage(*replica);
+    v.drop_replica(*this);  // one of an earlier admission, if any: this one replaces it
+    v.add_replica(std::move(copy));
+    return true;
+  }
+
   // Waits until no upload or delete of `id` is under way.
   void wait_idle(const std::string& id) {
     std::unique_lock lock(mu_);
@@ -617,6 +706,7 @@ class RemotePlatform : public rt::Platform {
         p.ids_cv_.notify_all();
       }
     } done{*this, id};
+    if (from_peer(t, v, id, ref)) return;
     wait_host(v);
     std::size_t n = 0;
     Clock::time_point t0, t1;  // the upload that succeeded, not the waits for a busy node
@@ -951,7 +1041,7 @@ class RemotePlatform : public rt::Platform {
 
   friend class NodeRef;
 
-  std::string name_, url_;
+  std::string name_, url_, token_;
   RemoteOptions opt_;
   std::unique_ptr<NodeClient> client_;
   std::unique_ptr<NodeClient> health_client_;    // monitor()'s
@@ -978,7 +1068,9 @@ class RemotePlatform : public rt::Platform {
   std::set<std::string> ces_;
   std::size_t workers_ = 1;
   double latency_s_ = 1e-3;
-  double bandwidth_ = 100e6;               // bytes/s until measured
+  std::atomic<double> bandwidth_{100e6};  // bytes/s until measured; written under mu_
+  // Bytes/s of this node's fetches from each other node (under mu_).
+  std::map<const RemotePlatform*, double> link_bandwidth_;
   std::atomic<Clock::rep> busy_until_{0};  // the node's last Retry-After ends then
   std::vector<std::thread> threads_;
   std::unique_ptr<Fetchers> fetchers_;  // RemoteReplica::to_host's
@@ -1012,15 +1104,12 @@ rt::Platform& RemoteReplica::owner() {
 }
 
 void RemoteReplica::fetch(void* dst, std::function<void(std::exception_ptr)> done) {
-  std::shared_ptr<const Lineage> lineage;
-  {
-    std::lock_guard lock(mu_);
-    lineage = lineage_;
-  }
+  std::shared_ptr<const Lineage> lineage = this->lineage();
   auto arrived = [this, done = std::move(done)](std::exception_ptr e) {
     if (!e) {
       std::lock_guard lock(mu_);
       lineage_.reset();  // the value is safe on the host now
+      borrowed_.reset();
     }
     done(e);
   };

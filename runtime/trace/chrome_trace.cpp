@@ -110,12 +110,14 @@ class Writer {
       const int tid = kTransferTrackBase + static_cast<int>(k);
       tracks[{pid, tid}] = "transfers " + std::to_string(k);
       order[{pid, tid}] = kTransferSortBase + static_cast<long>(k);
-      const std::string name = x.to_device ? x.version + " → " + x.platform : x.version + " → host";
-      ev.push_back(slice(name, "transfer", pid, tid, x.start, x.end,
-                         {{"version", x.version},
-                          {"bytes", x.bytes},
-                          {"direction", x.to_device ? "to_device" : "to_host"},
-                          {"task", x.task}}));
+      const std::string name = x.version + (x.from.empty() ? "" : " " + x.from) + " → " +
+                               (x.to_device ? x.platform : "host");
+      json args{{"version", x.version},
+                {"bytes", x.bytes},
+                {"direction", x.to_device ? "to_device" : "to_host"},
+                {"task", x.task}};
+      if (!x.from.empty()) args["from"] = x.from;  // node to node: on the receiving node's track
+      ev.push_back(slice(name, "transfer", pid, tid, x.start, x.end, std::move(args)));
     }
     // Second thoughts: an instant on the platform that gave the task back.
     for (const ReplacementRecord& r : run_.replacements)

@@ -104,7 +104,8 @@ void Recorder::task_finished(const Task& t, const Platform& p, int lane, bool fa
 }
 
 void Recorder::transfer(const TransferEvent& e) {
-  push(Transferred{{e.platform->name(), e.task, e.version, e.bytes, e.to_device, e.start, e.end},
+  push(Transferred{{e.platform->name(), e.task, e.version, e.bytes, e.to_device, e.start, e.end,
+                    e.from ? e.from->name() : ""},
                    describe(*e.platform)});
 }
 

@@ -159,6 +159,12 @@ Summary summarize(const RunRecord& run) {
     auto& [lost, readmitted] = s.membership[m.platform];
     ++(m.lost ? lost : readmitted);
   }
+  for (const TransferRecord& x : run.transfers) {
+    const std::string from = !x.to_device ? x.platform : x.from.empty() ? "host" : x.from;
+    auto& [bytes, count] = s.links[{from, x.to_device ? x.platform : "host"}];
+    bytes += x.bytes;
+    ++count;
+  }
   for (const TaskRecord& t : run.tasks) {
     if (t.implementation == "dropped") ++s.dropped;
     if (t.implementation.ends_with(kApproximateSuffix)) ++s.approximate;
@@ -282,6 +288,11 @@ std::string format_summary(const Summary& s) {
   for (const auto& [platform, counts] : s.membership)
     out += fmt::format("membership: {} lost {} time(s), re-admitted {} time(s)\n", platform,
                        counts.first, counts.second);
+  std::string links;
+  for (const auto& [link, moved] : s.links)
+    links += fmt::format("{}{} → {} {} ({})", links.empty() ? "" : ", ", link.first, link.second,
+                         human_bytes(moved.first), moved.second);
+  if (!links.empty()) out += "links: " + links + "\n";
   for (const SummaryRow& r : s.rows) {
     if (!r.several_versions && r.implementations.size() < 2) continue;
     std::string ran;

@@ -1,7 +1,8 @@
-// REST request decoding: the body of POST /v1/tasks as the worker node decodes it
-// (cei::remote::parse_task_request; the node's own handlers need a server, this does not). Only
-// ProtocolError with a 4xx status may come out, and an accepted request must carry valid data ids
-// and survive the client's encoding (to_json) unchanged.
+// REST request decoding: the bodies of POST /v1/tasks and POST /v1/data/{id}/fetch as the worker
+// node decodes them (cei::remote::parse_task_request, parse_peer_fetch; the node's own handlers
+// need a server, this does not), each input fed to both. Only ProtocolError with a 4xx status may
+// come out, and an accepted request must carry valid data ids (and, for a fetch, its fields in
+// range) and survive the client's encoding (to_json) unchanged.
 #include "protocol.hpp"
 
 #include <cstdint>
@@ -21,10 +22,34 @@ bool same(const cei::remote::TaskRequest& a, const cei::remote::TaskRequest& b) 
   return true;
 }
 
+bool same(const cei::remote::PeerFetch& a, const cei::remote::PeerFetch& b) {
+  return a.type == b.type && a.url == b.url && a.token == b.token && a.id == b.id &&
+         a.extents == b.extents && a.timeout_ms == b.timeout_ms;
+}
+
+void peer_fetch(std::string_view body) {
+  cei::remote::PeerFetch f;
+  try {
+    f = cei::remote::parse_peer_fetch(body);
+  } catch (const cei::remote::ProtocolError& e) {
+    FUZZ_CHECK(e.status() >= 400 && e.status() < 500, "a refused fetch must be a 4xx");
+    return;
+  }
+  FUZZ_CHECK(cei::remote::valid_id(f.id), "invalid peer id accepted");
+  FUZZ_CHECK(!f.token.empty(), "empty peer token accepted");
+  FUZZ_CHECK(f.extents.size() <= 3, "more than 3 extents accepted");
+  for (auto e : f.extents) FUZZ_CHECK(e >= 0, "negative extent accepted");
+  FUZZ_CHECK(f.timeout_ms >= 1 && f.timeout_ms <= 600000, "timeout_ms out of range accepted");
+  std::string again = cei::remote::to_json(f).dump();
+  FUZZ_CHECK(same(cei::remote::parse_peer_fetch(again), f),
+             "fetch to_json/parse round trip differs");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view body(reinterpret_cast<const char*>(data), size);
+  peer_fetch(body);
   cei::remote::TaskRequest r;
   try {
     r = cei::remote::parse_task_request(body);

@@ -96,6 +96,27 @@ TEST(ChromeTrace, TransfersCarryBytesAndDirectionAndNeverOverlapOnATrack) {
   for (const auto& t : transfers) EXPECT_GE(t["tid"].get<int>(), kTransferTrackBase);
 }
 
+// A node's fetch from another node: on the receiving node's transfer track, naming both.
+TEST(ChromeTrace, ANodeToNodeTransferNamesWhereItCameFrom) {
+  test::FixedPlatform node1{"node1", "remote", 1}, node2{"node2", "remote", 1};
+  const auto t0 = Clock::now();
+  Recorder rec(t0);
+  std::ostringstream out;
+  rec.on_finish([&](const RunRecord& r) { write_chrome_trace(r, out); });
+  rec.transfer({&node2, 2, "r1v1", 4096, true, t0, t0 + std::chrono::milliseconds(1), &node1});
+  rec.run_finished();
+  const json ev = json::parse(out.str()).at("traceEvents");
+  const auto procs = process_names(ev);
+  std::vector<json> transfers;
+  for (const auto& e : ev)
+    if (e["ph"] == "X" && e["cat"] == "transfer") transfers.push_back(e);
+  ASSERT_EQ(transfers.size(), 1u);
+  EXPECT_EQ(transfers[0]["name"], "r1v1 node1 → node2");
+  EXPECT_EQ(transfers[0]["args"]["from"], "node1");
+  EXPECT_EQ(transfers[0]["args"]["bytes"], 4096);
+  EXPECT_EQ(procs.at(transfers[0]["pid"].get<int>()), "node2 (remote)");
+}
+
 TEST(ChromeTrace, FlowArrowsJoinEveryProducerToItsConsumer) {
   const json ev = trace_of_known_run().at("traceEvents");
   std::map<std::uint64_t, json> starts, finishes;

@@ -157,14 +157,36 @@ TEST(RunSummary, CountsPlatformsLostAndAdmittedAgain) {
       << text;
 }
 
+// Bytes per link: the host's uploads, a node's fetch from another node, a download to the host.
+TEST(RunSummary, CountsTheBytesOfEveryLink) {
+  test::FixedPlatform node1{"node1", "remote", 1}, node2{"node2", "remote", 1};
+  const auto t0 = Clock::now(), t1 = t0 + std::chrono::milliseconds(1);
+  Recorder rec;
+  rec.transfer({&node1, 1, "d1v1", 500, true, t0, t1});
+  rec.transfer({&node1, 1, "d2v1", 300, true, t0, t1});
+  rec.transfer({&node2, 2, "r1v1", 4096, true, t0, t1, &node1});
+  rec.transfer({&node2, 0, "r2v1", 1000, false, t0, t1});
+  const Summary s = summarize(rec.snapshot());
+  using Link = std::pair<std::size_t, std::size_t>;
+  EXPECT_EQ(s.links.at({"host", "node1"}), (Link{800, 2}));
+  EXPECT_EQ(s.links.at({"node1", "node2"}), (Link{4096, 1}));
+  EXPECT_EQ(s.links.at({"node2", "host"}), (Link{1000, 1}));
+  EXPECT_EQ(s.links.count({"host", "node2"}), 0u);
+  const std::string text = format_summary(s);
+  EXPECT_NE(text.find("links: host → node1 800 B (2), node1 → node2 4.0 KiB (1), node2 → host "
+                      "1000 B (1)\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(RunSummary, PrintsAnAlignedTable) {
   const std::string text = format_summary(summary_of_known_run());
   std::istringstream in(text);
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);
-  // title, head, rule, rows, rule, total; a blank line, then the energy per platform: head, rule,
-  // cpu and opencl0.
-  ASSERT_EQ(lines.size(), 1 + 1 + 1 + 3 + 1 + 1u + 1 + 1 + 1 + 2);
+  // title, head, rule, rows, rule, total, the links; a blank line, then the energy per platform:
+  // head, rule, cpu and opencl0.
+  ASSERT_EQ(lines.size(), 1 + 1 + 1 + 3 + 1 + 1u + 1 + 1 + 1 + 1 + 2);
   EXPECT_NE(lines[0].find("makespan 0.060 s"), std::string::npos);
   EXPECT_NE(lines[0].find("dynperf"), std::string::npos);
   // Right-aligned numbers: every row's "tasks" column ends where the header's does.
@@ -176,11 +198,12 @@ TEST(RunSummary, PrintsAnAlignedTable) {
   }
   EXPECT_EQ(lines[7].rfind("total", 0), 0u);
   EXPECT_NE(lines[7].find(" 4 "), std::string::npos);
-  EXPECT_EQ(lines[8], "");
-  EXPECT_EQ(lines[9].rfind("platform  tasks J  idle J  meter J  energy from", 0), 0u) << lines[9];
+  EXPECT_EQ(lines[8], "links: host → opencl0 7.8 KiB (2), opencl0 → host 15.6 KiB (1)") << lines[8];
+  EXPECT_EQ(lines[9], "");
+  EXPECT_EQ(lines[10].rfind("platform  tasks J  idle J  meter J  energy from", 0), 0u) << lines[10];
   // No meter: the tasks' figures, and no idle or meter total to show.
-  EXPECT_EQ(lines[11], "cpu         2.500       -        -  mixed") << lines[11];
-  EXPECT_EQ(lines[12], "opencl0     2.000       -        -  default") << lines[12];
+  EXPECT_EQ(lines[12], "cpu         2.500       -        -  mixed") << lines[12];
+  EXPECT_EQ(lines[13], "opencl0     2.000       -        -  default") << lines[13];
 }
 
 // A meter's figures come after the task finished (and may come before its finish is recorded);

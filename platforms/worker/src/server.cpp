@@ -10,11 +10,13 @@
 #include "data_store.hpp"
 #include "executor.hpp"
 #include "http_server.hpp"
+#include "peer_fetch.hpp"
 #include "protocol.hpp"
 #include "wire_check.hpp"
 
 #include <boost/asio/steady_timer.hpp>
 
+#include <sys/random.h>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -23,7 +25,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <sys/random.h>
 
 #include <cerrno>
 #include <system_error>
@@ -227,6 +228,8 @@ struct Node::Impl final : HttpHandler {
   // Finished tasks in the order they finished, with when: the oldest are forgotten first.
   std::deque<std::pair<std::string, std::chrono::steady_clock::time_point>> finished_tasks;
   std::map<const rt::CeInfo*, History> history;
+  // Fetches from peer nodes under way, at most 64 at once (each holds a thread while it waits).
+  PeerFetches peers{64, opt.min_rate_bytes_s};
   std::atomic<std::size_t> active{0};  // queued + running
   // Differs for every start of a node: a client that finds another one at the same address
   // knows that the values and tasks it left there are gone.
@@ -255,6 +258,7 @@ struct Node::Impl final : HttpHandler {
   void stop_serving() {
     if (!server) return;
     server->stop();
+    peers.stop();  // their replies are dropped now; each ends within its timeout
     // Pending long polls hold connections of the server's io_context: gone before it is.
     std::lock_guard lock(tasks_mu);
     for (auto& [id, state] : tasks) {
@@ -350,6 +354,19 @@ struct Node::Impl final : HttpHandler {
         return then(json_limit, [this, id](const std::string&) { return get_data(id); });
       }
       return then(json_limit, [this, id](const std::string&) { return delete_data(id); });
+    }
+    if (parts.size() == 4 && parts[0] == "v1" && parts[1] == "data" && parts[3] == "fetch") {
+      if (auto r = wrong_method({"POST"})) return std::move(*r);
+      std::string id = parts[2];
+      if (!remote::valid_id(id)) throw ProtocolError(400, "invalid data id '" + id + "'");
+      return std::make_unique<Buffered>(json_limit,
+                                        [this, id](std::string body, const HttpReply& reply) {
+                                          try {
+                                            fetch_from_peer(id, body, reply);
+                                          } catch (const ProtocolError& e) {
+                                            reply.send(error_response(e.status(), e.what()));
+                                          }
+                                        });
     }
     if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "tasks") {
       if (auto r = wrong_method({"POST"})) return std::move(*r);
@@ -461,12 +478,16 @@ struct Node::Impl final : HttpHandler {
     if (t == q.end()) throw ProtocolError(400, "query parameter 'type' is required");
     auto type_name = percent_decode(t->second);
     if (!type_name) throw ProtocolError(400, "query parameter 'type' is not URL-encoded properly");
-    auto ti = types.find(*type_name);
-    if (ti == types.end())
-      throw ProtocolError(400, "type '" + *type_name + "' is not used by any CE of this node");
-    const rt::TypeOps& type = *ti->second;
+    const rt::TypeOps& type = type_named(*type_name);
     if (type.kind == rt::TypeKind::Object) return std::make_unique<ObjectUpload>(*this, id, type);
     return std::make_unique<ValueUpload>(*this, id, type);
+  }
+
+  const rt::TypeOps& type_named(const std::string& name) const {
+    auto ti = types.find(name);
+    if (ti == types.end())
+      throw ProtocolError(400, "type '" + name + "' is not used by any CE of this node");
+    return *ti->second;
   }
 
   // A PUT /v1/data/{id} body: room in the store for its announced size is held from its start
@@ -480,10 +501,9 @@ struct Node::Impl final : HttpHandler {
       if (!reservation_.make(node_.store, body_bytes)) {
         const auto& store = node_.store;
         throw ProtocolError(503, std::string(remote::kStoreFull) + ": " +
-                                     std::to_string(body_bytes) +
-                                     " bytes do not fit beside " + std::to_string(store.bytes()) +
-                                     " stored and " + std::to_string(store.reserved()) +
-                                     " arriving (limit " +
+                                     std::to_string(body_bytes) + " bytes do not fit beside " +
+                                     std::to_string(store.bytes()) + " stored and " +
+                                     std::to_string(store.reserved()) + " arriving (limit " +
                                      std::to_string(node_.opt.max_data_bytes) + ")");
       }
       HttpExchange::start(body_bytes);
@@ -569,13 +589,68 @@ struct Node::Impl final : HttpHandler {
     std::shared_ptr<void> object_;
   };
 
-  HttpResponse store_value(const std::string& id, Value v, std::size_t reserved) {
+  // `more`: members added to the answer.
+  HttpResponse store_value(const std::string& id, Value v, std::size_t reserved,
+                           json more = json::object()) {
     std::size_t bytes = v.bytes;
     const char* type_name = v.type->name;
     bool existed = store.get(id).has_value();
     if (!store.put(id, std::move(v), reserved))
       throw ProtocolError(503, std::string(remote::kStoreFull));
-    return json_response(existed ? 200 : 201, {{"id", id}, {"bytes", bytes}, {"type", type_name}});
+    more.update(json{{"id", id}, {"bytes", bytes}, {"type", type_name}});
+    return json_response(existed ? 200 : 201, more);
+  }
+
+  // POST /v1/data/{id}/fetch: the request checked here, the GET from the peer on a thread of
+  // PeerFetches, answered when it ends.
+  void fetch_from_peer(const std::string& id, const std::string& body, const HttpReply& reply) {
+    auto f = remote::parse_peer_fetch(body);
+    const rt::TypeOps& type = type_named(f.type);
+    std::shared_ptr<remote::NodeClient> client;
+    try {
+      if (!f.url.starts_with("http://") && !f.url.starts_with("https://"))
+        throw std::invalid_argument("not http:// or https://");
+      client = peers.client(f.url, f.token, f.timeout_ms);
+    } catch (const std::exception& e) {
+      throw ProtocolError(400, "fetch.from: 'url' '" + f.url + "' cannot be used: " + e.what());
+    }
+    auto job = [this, id, f = std::move(f), &type, client, reply] {
+      reply.send(guarded([&] { return fetch_value(id, f, type, *client); }));
+    };
+    if (!peers.start(std::move(job)))
+      throw ProtocolError(503, "the node fetches " + std::to_string(peers.max_at_once()) +
+                                   " values from peers already");
+  }
+
+  // The peer's value, under the limits of an upload: at most --max-body-mb, room reserved in
+  // the store for its announced size before memory is committed, its framing checked (against
+  // the extents the client knows). A peer that fails is 502; no room is 503, as for a PUT.
+  HttpResponse fetch_value(const std::string& id, const remote::PeerFetch& f,
+                           const rt::TypeOps& type, remote::NodeClient& peer) {
+    Reservation room;
+    std::optional<ProtocolError> refused;  // the node's own refusal, not the peer's failure
+    remote::Expected expected{
+        f.extents, [&](std::size_t n) {
+          if (n > opt.max_body_bytes)
+            throw std::runtime_error(std::to_string(n) + " bytes, over the node's limit of " +
+                                     std::to_string(opt.max_body_bytes) + " for a value");
+          if (room.make(store, n)) return;
+          refused.emplace(503, std::string(remote::kStoreFull) + ": " + std::to_string(n) +
+                                   " bytes from a peer");
+          throw *refused;
+        }};
+    auto object = exec->make_object(type);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t n = 0;
+    try {
+      n = peer.get(f.id, type, object.get(), expected);
+    } catch (const remote::NodeError& e) {
+      if (refused) throw *refused;
+      throw ProtocolError(502,
+                          "fetch of '" + f.id + "' from peer " + f.url + " failed: " + e.what());
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return store_value(id, Value{&type, std::move(object), n}, room.take(), {{"seconds", s}});
   }
 
   // GET /v1/data/{id}: the framing, then a contiguous payload sent from the stored object.

@@ -31,6 +31,9 @@ struct TransferEvent {
   std::size_t bytes;
   bool to_device;  // host -> platform, or platform -> host
   Clock::time_point start, end;
+  // to_device only: the platform it came from when not the host (a node's fetch from the node
+  // that made the value, docs/remote.md "Node-to-node transfers"); null: the host.
+  const Platform* from = nullptr;
 };
 
 // A metered platform's account of the run so far: the energy its meter split among the tasks it

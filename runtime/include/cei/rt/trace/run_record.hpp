@@ -76,6 +76,7 @@ struct TransferRecord {
   std::size_t bytes = 0;
   bool to_device = true;
   Clock::time_point start{}, end{};
+  std::string from = {};  // to_device: the platform it came from, "" for the host
 };
 
 // Second thoughts: a queued task given back by a platform behind its forecasts and placed again.

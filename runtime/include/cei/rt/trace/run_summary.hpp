@@ -84,6 +84,9 @@ struct Summary {
   std::map<std::string, std::size_t> replaced, replaced_on_open;
   // Per platform: how many times it was lost, and admitted again (a remote node's health checks).
   std::map<std::string, std::pair<std::size_t, std::size_t>> membership;
+  // Per link, from and to ("host", or a platform: "node1" -> "node2" for a node's fetch from
+  // another): the bytes moved and the transfers that moved them.
+  std::map<std::pair<std::string, std::string>, std::pair<std::size_t, std::size_t>> links;
   // Tasks that ran an approximation, and tasks dropped (docs/language.md).
   std::size_t approximate = 0, dropped = 0;
   std::vector<GroupRow> groups;  // in the order they closed
