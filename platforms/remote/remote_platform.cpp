@@ -643,7 +643,7 @@ class RemotePlatform : public rt::Platform {
   // answer: 502), or that outlasted the request timeout while the node answers its health
   // checks, is a warning and false: v goes through the program. The node's own failures throw,
   // as any request's.
-  bool from_peer(rt::Task& t, rt::Version& v, const std::string& id, NodeRef& ref) {
+  bool from_peer(Job& job, rt::Version& v, const std::string& id, NodeRef& ref) {
     if (v.host()) return false;
     // `replica` holds the value's id on the peer until the fetch is over: it is not deleted there.
     auto [peer, replica] = peer_holding(v);
@@ -667,9 +667,9 @@ class RemotePlatform : public rt::Platform {
     }
     note_transfer(got.bytes, got.seconds, peer);
     if (rt::observing())
-      rt::observe_transfer({this, t.id(), data_name(v), got.bytes, true, t0, t1, peer});
-    t.timing().bytes_in += got.bytes;
-    t.timing().transfer_in_s += std::chrono::duration<double>(t1 - t0).count();
+      rt::observe_transfer({this, job.task->id(), data_name(v), got.bytes, true, t0, t1, peer});
+    job.timing.bytes_in += got.bytes;
+    job.timing.transfer_in_s += std::chrono::duration<double>(t1 - t0).count();
     auto copy = std::make_shared<RemoteReplica>(*this, std::move(ref), v.type(), got.bytes,
                                                 replica->extents());
     copy->borrow_lineage(*replica);
@@ -706,7 +706,7 @@ class RemotePlatform : public rt::Platform {
         p.ids_cv_.notify_all();
       }
     } done{*this, id};
-    if (from_peer(t, v, id, ref)) return;
+    if (from_peer(job, v, id, ref)) return;
     wait_host(v);
     std::size_t n = 0;
     Clock::time_point t0, t1;  // the upload that succeeded, not the waits for a busy node
