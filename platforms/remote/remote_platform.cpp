@@ -68,7 +68,13 @@ struct Lineage {
   std::vector<rt::VersionPtr> inputs;
   std::vector<std::shared_ptr<void>> snapshots;
   std::size_t output = 0;  // index of this value among the arguments
+  std::size_t depth = 1;   // 1 + the deepest lineage among the inputs
 };
+
+// A value whose lineage is this deep is brought to the host once made: a lineage keeps its inputs
+// alive until the value is on the host, and a chain of tasks whose values go node to node never
+// reaches it (16 nodes, 64 chains: 20,000 tasks held 45 MiB against 16 for 2,000).
+constexpr std::size_t kMaxLineageDepth = 32;
 
 // What a node is: the process (its instance, new at every start) and the application it serves
 // (its CEs with their types). Another node at the same address holds none of our values.
@@ -814,12 +820,26 @@ class RemotePlatform : public rt::Platform {
     for (std::size_t i = 0, o = 0; i < args.size(); ++i) {
       auto& a = args[i];
       if (!a.out) continue;
-      auto lineage = std::make_shared<Lineage>(Lineage{&t.ce(), inputs, snapshots, i});
+      auto lineage =
+          std::make_shared<Lineage>(Lineage{&t.ce(), inputs, snapshots, i, depth_after(inputs)});
+      const bool checkpoint = lineage->depth >= kMaxLineageDepth;
       const bool result = i == t.ce().nparams;
       a.out->publish_replica(std::make_shared<RemoteReplica>(
           *this, std::move(outputs[o++]), a.out->type(), a.out->bytes(),
           result ? result_extents : std::vector<std::int64_t>{}, std::move(lineage)));
+      if (checkpoint) a.out->ensure_host([](std::exception_ptr) {});  // a failure: a later read's
     }
+  }
+
+  // The depth of a lineage over these inputs: one more than the deepest of their replicas'.
+  static std::size_t depth_after(const std::vector<rt::VersionPtr>& inputs) {
+    std::size_t depth = 0;
+    for (const auto& in : inputs)
+      if (in)
+        for (const auto& r : in->replicas())
+          if (auto* remote = dynamic_cast<RemoteReplica*>(r.get()))
+            if (auto l = remote->lineage()) depth = std::max(depth, l->depth);
+    return depth + 1;
   }
 
   // Submits the task and long-polls it until it ends (or the attempt is settled elsewhere). A task
