@@ -25,8 +25,9 @@
 #             4, generous: a 2-core VM runs 4 nodes and the program, often beside other work;
 #             values sent through the program made it 8.6); CEI_PIPELINE_RUNS runs (default 1)
 #             are made in a row. The ratios measured: bench/remote/pipeline_netns.sh.
-# CEI_NETNS_UNSHAPED=1 leaves the links unshaped (veth speed): bench/remote/pipeline_netns.sh's
-# reference, never the tests'.
+# For bench/remote/pipeline_netns.sh, never the tests: CEI_NETNS_UNSHAPED=1 leaves the links
+# unshaped (veth speed); CEI_NETNS_WORKER_ARGS adds options to the workers' command lines
+# (`--executor direct`).
 # Everything made (namespaces, links, processes) goes in a trap, however the test ends.
 # Exits 77 (ctest's skip) when not root, or namespaces, veth, bridges or tbf are unavailable.
 set -euo pipefail
@@ -127,10 +128,12 @@ make_hosts() {
 start_nodes() {
   head -c 32 /dev/urandom | base64 >"$work/token"
   chmod 600 "$work/token"
+  local extra
+  read -ra extra <<<"${CEI_NETNS_WORKER_ARGS:-}"
   for i in $(seq 1 "$nodes"); do
     # `ip netns exec` execs the worker: $! is the worker itself.
     ip netns exec "$(ns "$i")" "$worker" --host "$(addr "$i")" --port "$port" \
-      --token-file "$work/token" --threads 1 >"$work/node$i.log" 2>&1 &
+      --token-file "$work/token" --threads 1 "${extra[@]}" >"$work/node$i.log" 2>&1 &
     pids+=($!)
   done
   for i in $(seq 1 "$nodes"); do
