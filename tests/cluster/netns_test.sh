@@ -257,7 +257,7 @@ finish_program() {
 run_pipeline() {
   local items=$1 mib=$2 delay_s=0 ideal ratio makespan bound=${CEI_PIPELINE_BOUND:-4} ratios=()
   [ -n "$netem" ] && delay_s=0.001
-  ideal=$(ideal_makespan "$items" "$mib" "$delay_s")
+  ideal=$(ideal_makespan "$items" "$mib" "$delay_s") || fail "$seq printed no stage_s line"
   pipeline_config
   export CEI_PLATFORMS=$work/platforms.toml CEI_SUMMARY=1 CEI_POLICY=static
   for r in $(seq 1 "${CEI_PIPELINE_RUNS:-1}"); do
