@@ -14,6 +14,20 @@
 #             ((health_failures + 1) x health_ms), its unfinished tasks re-placed, n2 re-admitted
 #             once the link is back and given tasks again (the trace's membership instants and
 #             task slices), and the results equal SEQ's.
+# MODE pipeline: a platform config names the nodes and nothing else, and [policy.static] pins
+#             each stage of PROGRAM (tests/cluster/pipeline: ITEMS MIB ROUNDS) to a node of its
+#             own, n1 to n4: every item's 3 vectors are made on one node and read on the next.
+#             The summary's links line must show each of them moving node to node once
+#             (n1 → n2, n2 → n3, n3 → n4: ITEMS transfers of MIB MiB each), nothing but the
+#             stages' int arguments sent from the program, and only the digests coming back; the
+#             results equal SEQ's. It prints the makespan against the run with the data placement
+#             known beforehand (below, ideal_makespan) and fails past CEI_PIPELINE_BOUND (default
+#             4, generous: a 2-core VM runs 4 nodes and the program, often beside other work;
+#             values sent through the program made it 8.6); CEI_PIPELINE_RUNS runs (default 1)
+#             are made in a row. The ratios measured: bench/remote/pipeline_netns.sh.
+# For bench/remote/pipeline_netns.sh, never the tests: CEI_NETNS_UNSHAPED=1 leaves the links
+# unshaped (veth speed); CEI_NETNS_WORKER_ARGS adds options to the workers' command lines
+# (`--executor direct`).
 # Everything made (namespaces, links, processes) goes in a trap, however the test ends.
 # Exits 77 (ctest's skip) when not root, or namespaces, veth, bridges or tbf are unavailable.
 set -euo pipefail
@@ -105,6 +119,7 @@ make_hosts() {
     ip netns exec "$n" ip link set lo up
     ip netns exec "$n" ip addr add "$(addr "$i")/24" dev eth0
     ip netns exec "$n" ip link set eth0 up
+    [ -n "${CEI_NETNS_UNSHAPED:-}" ] && continue # the bench's reference: links at veth speed
     shape "$h" 2>/dev/null || skip "tc tbf is unavailable (tc qdisc add ... tbf failed)"
     shape eth0 "$n"
   done
@@ -113,10 +128,12 @@ make_hosts() {
 start_nodes() {
   head -c 32 /dev/urandom | base64 >"$work/token"
   chmod 600 "$work/token"
+  local extra
+  read -ra extra <<<"${CEI_NETNS_WORKER_ARGS:-}"
   for i in $(seq 1 "$nodes"); do
     # `ip netns exec` execs the worker: $! is the worker itself.
     ip netns exec "$(ns "$i")" "$worker" --host "$(addr "$i")" --port "$port" \
-      --token-file "$work/token" --threads 1 >"$work/node$i.log" 2>&1 &
+      --token-file "$work/token" --threads 1 "${extra[@]}" >"$work/node$i.log" 2>&1 &
     pids+=($!)
   done
   for i in $(seq 1 "$nodes"); do
@@ -145,6 +162,13 @@ platforms_config() {
   done >"$work/platforms.toml"
 }
 
+# pipeline: the nodes, and each stage pinned to one of them (the CE names of pipeline.cei.hpp).
+pipeline_config() {
+  platforms_config
+  printf '[policy.static]\n"PipelineCEI.make" = "n1"\n"PipelineCEI.smooth" = "n2"\n' >>"$work/platforms.toml"
+  printf '"PipelineCEI.rescale" = "n3"\n"PipelineCEI.digest" = "n4"\n' >>"$work/platforms.toml"
+}
+
 results() { grep -E '^(checksum|accuracy|edge pixels|heights) ' "$1" || true; }
 check_results() {
   results "$work/seq.out" >"$work/seq.results"
@@ -159,8 +183,106 @@ check_every_node_ran() {
   done
 }
 
+# pipeline: the links line of the summary (`links: A → B 64.0 MiB (8), ...`): each item's vector
+# crosses n1 → n2, n2 → n3 and n3 → n4 once, nothing else moves between nodes, only the stages'
+# int arguments go from the program to the nodes, and only the digests come back, from n4.
+check_links() {
+  python3 - "$work/run.err" "$1" "$2" <<'EOF' || fail "the values did not move once each, node to node"
+import re, sys
+err, items, mib = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+line = next((l for l in open(err, encoding="utf-8") if l.startswith("links: ")), None)
+assert line, "no links line in the summary"
+print(line.strip())
+unit = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
+links = {(a, b): (float(v) * unit[u], int(c)) for a, b, v, u, c in
+         re.findall(r"(\S+) → (\S+) ([0-9.]+) (B|KiB|MiB|GiB) \((\d+)\)", line)}
+want = {("n1", "n2"), ("n2", "n3"), ("n3", "n4")}
+for link in want:
+    size, count = links.get(link, (0, 0))
+    expected = items * mib * 2**20
+    assert count == items, f"{link}: {count} transfer(s), not {items}"
+    assert abs(size - expected) <= 0.001 * expected, f"{link}: {size:.0f} bytes, not {expected}"
+others = {l: v for l, v in links.items() if l not in want and "host" not in l}
+assert not others, f"other node-to-node transfers: {others}"
+# The program's own inputs and outputs: the stages' int arguments (make has 3, the others 1;
+# 12 bytes each as framed), and the digests (one double each, 24 bytes as framed).
+small = 64
+sent = {l: v for l, v in links.items() if l[0] == "host"}
+for node, scalars in (("n1", 3), ("n2", 1), ("n3", 1), ("n4", 1)):
+    size, count = sent.pop(("host", node), (0, 0))
+    assert count == scalars * items and size <= small * count, \
+        f"host → {node}: {size:.0f} bytes in {count} transfer(s): more than its {scalars * items} scalars"
+assert not sent, f"values went from the program to a node: {sent}"
+back = {l: v for l, v in links.items() if l[1] == "host"}
+size, count = back.pop(("n4", "host"), (0, 0))
+assert count == items and size <= small * count, f"n4 → host: {size:.0f} bytes in {count}: not the digests"
+assert not back, f"values came back to the program: {back}"
+EOF
+}
+
+# pipeline: the run with the data placement known beforehand, in seconds: every value pushed to
+# the node that reads it as soon as it is made, at the link's rate, while both nodes go on with
+# their work. The items are alike, so this flow shop (n1, link, n2, link, n3, link, n4) ends at
+#   sum(stage) + 3 x + (ITEMS - 1) max(stage..., x)
+# with stage the compute time per item of each stage (SEQ's, alone on the machine: stage_s) and
+# x a value's time on a 1 Gbit/s link (MIB MiB; 1 ms more where netem delays; 0 on unshaped
+# links). No run can beat it: it leaves out the program's messages, the tasks' dispatch and the
+# 2 cores the 4 nodes share.
+ideal_makespan() {
+  python3 - "$work/seq.out" "$1" "$2" "$3" "${CEI_NETNS_UNSHAPED:-}" <<'EOF'
+import sys
+seq, items, mib, delay_s = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+stage = next([float(v) for v in l.split()[1:]] for l in open(seq) if l.startswith("stage_s "))
+x = 0.0 if sys.argv[5] else mib * 2**20 * 8 / 1e9 + delay_s
+print(f"{sum(stage) + 3 * x + (items - 1) * max(stage + [x]):.3f}")
+EOF
+}
+
+start_program() {
+  "$program" "$@" >"$work/run.out" 2>"$work/run.err" &
+  prog=$!
+  pids+=("$prog")
+}
+finish_program() {
+  poll 100 bash -c "! kill -0 $prog 2>/dev/null" || fail "the program did not end within 100 s"
+  local status=0
+  wait "$prog" || status=$?
+  pids=("${pids[@]:0:nodes}") # the program is gone: only the nodes are left to stop
+  ((status == 0)) || fail "the program exited with status $status"
+  check_results
+  check_every_node_ran
+}
+
+# pipeline: CEI_PIPELINE_RUNS runs, each checked, each one's makespan against the ideal.
+run_pipeline() {
+  local items=$1 mib=$2 delay_s=0 ideal ratio makespan bound=${CEI_PIPELINE_BOUND:-4} ratios=()
+  [ -n "$netem" ] && delay_s=0.001
+  ideal=$(ideal_makespan "$items" "$mib" "$delay_s") || fail "$seq printed no stage_s line"
+  pipeline_config
+  export CEI_PLATFORMS=$work/platforms.toml CEI_SUMMARY=1 CEI_POLICY=static
+  for r in $(seq 1 "${CEI_PIPELINE_RUNS:-1}"); do
+    start_program "$@"
+    finish_program
+    check_links "$items" "$mib"
+    makespan=$(awk '/^makespan_s /{print $2}' "$work/run.out")
+    ratio=$(python3 -c "print(f'{$makespan / $ideal:.2f}')")
+    echo "run $r: makespan ${makespan} s, placement known beforehand ${ideal} s, ratio ${ratio}"
+    python3 -c "import sys; sys.exit(0 if $ratio <= float('$bound') else 1)" ||
+      fail "makespan ${ratio}x the ideal's, past ${bound}x"
+    ratios+=("$ratio")
+  done
+  echo "ratios: ${ratios[*]} (median $(printf '%s\n' "${ratios[@]}" | sort -n | awk '{r[NR] = $1}
+    END {print (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2}'))"
+  grep -E "^[A-Za-z_]+::[A-Za-z_]+ +n[0-9] " "$work/run.err" || true
+  echo "PASS ($mode, ${SECONDS} s)"
+}
+
 make_hosts
-if tc qdisc show dev "$(host_if 1)" | grep -q netem; then
+netem=
+if [ -n "${CEI_NETNS_UNSHAPED:-}" ]; then
+  echo "links: unshaped (CEI_NETNS_UNSHAPED): veth speed, no delay"
+elif tc qdisc show dev "$(host_if 1)" | grep -q netem; then
+  netem=1
   echo "links: tbf 1 Gbit/s, netem 1 ms delay and 0.1% loss"
 else
   echo "links: tbf 1 Gbit/s (no netem in this kernel: no delay or loss)"
@@ -168,6 +290,10 @@ fi
 start_nodes
 env -u CEI_POLICY "$seq" "$@" >"$work/seq.out"
 echo "4 hosts up, -seq done (${SECONDS} s)"
+if [ "$mode" = pipeline ]; then
+  run_pipeline "$@"
+  exit 0
+fi
 
 if [ "$mode" = cut ]; then
   platforms_config
@@ -177,9 +303,7 @@ else
   export CEI_REMOTE
 fi
 export CEI_SUMMARY=1 CEI_PROGRESS=1 CEI_TRACE=$work/trace.json CEI_POLICY=dynperf
-"$program" "$@" >"$work/run.out" 2>"$work/run.err" &
-prog=$!
-pids+=("$prog")
+start_program "$@"
 
 if [ "$mode" = cut ]; then
   # The progress line names each platform's finished count: n2 has run tasks once it is not 0.
@@ -204,13 +328,7 @@ if [ "$mode" = cut ]; then
     fail "n$cut_node lost ${lost_after} s after the cut: docs/remote.md says within ${loss_bound_s} s"
 fi
 
-poll 100 bash -c "! kill -0 $prog 2>/dev/null" || fail "the program did not end within 100 s"
-status=0
-wait "$prog" || status=$?
-pids=("${pids[@]:0:nodes}") # the program is gone: only the nodes are left to stop
-((status == 0)) || fail "the program exited with status $status"
-check_results
-check_every_node_ran
+finish_program
 
 if [ "$mode" = cut ]; then
   grep -Eq "platform n$cut_node lost: [1-9][0-9]* unfinished task\(s\) go to other platforms" \
