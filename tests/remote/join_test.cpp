@@ -162,7 +162,7 @@ TEST(Join, ANodeStartedMidRunJoinsAndRunsTasks) {
       << w;
   EXPECT_EQ(w.find("worker.1.url"), std::string::npos) << "the start's node is no news: " << w;
 
-  const RunRecord run = record->snapshot();
+  const trace::RunRecord run = record->snapshot();
   ASSERT_EQ(run.memberships.size(), 1u);
   EXPECT_TRUE(run.memberships[0].joined);
   EXPECT_EQ(run.memberships[0].platform, "node2");
@@ -170,7 +170,8 @@ TEST(Join, ANodeStartedMidRunJoinsAndRunsTasks) {
       << trace::format_summary(run);
   std::ostringstream events;
   trace::write_chrome_trace(run, events);
-  EXPECT_NE(events.str().find(R"("name":"joined")"), std::string::npos) << "the trace's marker";
+  // Written with an indent: `"name": "joined"`.
+  EXPECT_NE(events.str().find(R"("name": "joined")"), std::string::npos) << "the trace's marker";
   fs::remove_all(dir);
 }
 
