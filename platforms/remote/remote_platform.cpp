@@ -1303,7 +1303,11 @@ class JoinWatch {
   // The file's node joins, or a warning names the file and says why not; never an exception.
   void look(rt::Runtime& rt, const std::filesystem::path& file) {
     try {
-      const NodeEntry e = parse_entry(read(file));
+      const std::string text = read(file);
+      if (text.find(';') != std::string::npos)
+        throw std::invalid_argument("one entry expected, got several (';')");
+      rt::check_remote_entries(rt::launch_config(), text);  // as CEI_REMOTE's, at launch
+      const NodeEntry e = parse_entry(text);
       if (auto it = nodes_.find(e.name); it != nodes_.end()) {
         if (it->second != e.url) ignore(file, e.name + " is already the node at " + it->second);
         return;  // the same node: one of the start

@@ -2,8 +2,9 @@
 // the program starts with node1 and CEI_REMOTE_JOIN naming a folder; once it has run tasks, a
 // second worker is started and its entry written in the folder: node2 joins, runs the tasks
 // placed after that, and the summary and the trace say so. Files that name no usable node (a
-// malformed one, a URL where nothing listens, a name already taken) are each a warning naming the
-// file, and the run goes on. Every result equals the sequential one.
+// malformed one, a token that would inject a header, a URL where nothing listens, a name
+// already taken) are each a warning naming the file, and the run goes on. Every result equals
+// the sequential one.
 #include "test_app.hpp"
 #include "worker_process.hpp"
 
@@ -134,6 +135,7 @@ TEST(Join, ANodeStartedMidRunJoinsAndRunsTasks) {
 
   // Mid-run: bad files, then a worker that answers.
   publish(dir, "bad.url", "no entry here");
+  publish(dir, "evil.url", "node8=http://127.0.0.1:1,token=T\rX-Evil: 1");  // a header injected
   publish(dir, "dead.url", "node7=http://127.0.0.1:" + std::to_string(free_port()) + ",token=t");
   WorkerProcess other;
   publish(dir, "dup.url", entry("node1", other));
@@ -149,9 +151,14 @@ TEST(Join, ANodeStartedMidRunJoinsAndRunsTasks) {
   cei::barrier();  // observers hear of a task after its outputs are published
   EXPECT_EQ(finished->count("node2"), 8) << "the tasks placed after node2 joined";
   EXPECT_EQ(rt.find_platform("node7"), nullptr);
+  EXPECT_EQ(rt.find_platform("node8"), nullptr);
 
   const std::string w = warnings->text();
   EXPECT_NE(w.find("CEI_REMOTE_JOIN: " + (dir / "bad.url").string() + ": "), std::string::npos)
+      << w;
+  EXPECT_NE(w.find("CEI_REMOTE_JOIN: " + (dir / "evil.url").string() +
+                   ": CEI_REMOTE: node8: token: control characters"),
+            std::string::npos)
       << w;
   EXPECT_NE(w.find("CEI_REMOTE_JOIN: " + (dir / "dead.url").string() + ": node node7"),
             std::string::npos)
