@@ -1316,11 +1316,14 @@ class JoinWatch {
       auto p = std::make_unique<RemotePlatform>(e.name, e.url, e.token, e.o);
       if (!p->unusable_cause().empty())
         return ignore(file, "node " + e.name + " (" + e.url + ") not used: " + p->unusable_cause());
+      if (rt.stopping()) return;  // the program is ending: nothing to join
       nodes_.emplace(e.name, e.url);
       rt::log().warn("node {} ({}) joined the run ({})", e.name, e.url, file.string());
       rt::Platform& joined = *p;
       rt.add_platform(std::move(p));
       rt.platform_joined(joined);
+      // Added as the runtime began shutting its platforms down: it may have been missed.
+      if (rt.stopping()) joined.shutdown();
     } catch (const std::exception& ex) {
       ignore(file, ex.what());
     }
