@@ -1363,16 +1363,12 @@ void note_start_node(const std::string& name, const std::string& url) {
   if (join_watch) join_watch->known(name, url);
 }
 
-// CEI_REMOTE_JOIN=<folder>, when set: a folder, or the program stops with status 2 naming it.
+// CEI_REMOTE_JOIN=<folder>, when set (and a folder: the launch check stops the program with
+// status 2 otherwise, once the platforms are added).
 void watch_join_folder() {
   const char* dir = std::getenv("CEI_REMOTE_JOIN");
-  if (!dir || !*dir) return;
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) {
-    std::fprintf(stderr, "cei: CEI_REMOTE_JOIN: '%s' is not a folder\n", dir);
-    std::exit(2);
-  }
-  join_watch = new JoinWatch(dir);
+  if (dir && *dir && std::filesystem::is_directory(dir, ec)) join_watch = new JoinWatch(dir);
 }
 
 // Every platform of type "remote" in the launch config (CEI_PLATFORMS), then CEI_REMOTE's. The

@@ -607,6 +607,13 @@ void check_other_variables(const Config& cfg) {
                         std::string("'") + dir + "' is not a directory");
   }
   check_cei_remote(cfg);
+  // The folder where nodes that join the run appear (docs/remote.md, "Nodes that join").
+  if (const char* dir = std::getenv("CEI_REMOTE_JOIN"); dir && *dir) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+      throw ConfigError("CEI_REMOTE_JOIN", 0, "CEI_REMOTE_JOIN",
+                        std::string("'") + dir + "' is not a folder");
+  }
 }
 
 }  // namespace
