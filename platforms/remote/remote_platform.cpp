@@ -39,6 +39,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
@@ -54,6 +56,11 @@ namespace cei::remote {
 namespace {
 
 using rt::Clock;
+
+// CEI_REMOTE_JOIN's folder, looked at from the nodes' health monitors, and the nodes of the start
+// that it knows of (defined below).
+void poll_join_folder();
+void note_start_node(const std::string& name, const std::string& url);
 
 class RemotePlatform;
 
@@ -977,6 +984,7 @@ class RemotePlatform : public rt::Platform {
              epoch);
         misses = 0;
       }
+      poll_join_folder();  // a node that appeared in CEI_REMOTE_JOIN's folder joins the run
       lock.lock();
     }
   }
@@ -1199,6 +1207,7 @@ void add_node(rt::Runtime& rt, const std::string& name, const std::string& url,
     }
     warn_unusable(*p, url);
   }
+  note_start_node(name, url);
   rt.add_platform(std::move(p));
 }
 
@@ -1212,8 +1221,54 @@ double remote_number(const std::string& k, const std::string& v) {
   return x;
 }
 
-// CEI_REMOTE="name=url,token=T[,timeout_ms=N][,retry_ms=N][,health_ms=N][,health_failures=N]
-//             [,per_gb=P][,per_hour=P];name2=..."
+// One node of CEI_REMOTE (or of a file of CEI_REMOTE_JOIN's folder): its name, URL, token and
+// options.
+struct NodeEntry {
+  std::string name, url, token;
+  RemoteOptions o;
+};
+
+std::chrono::milliseconds remote_ms(const std::string& k, const std::string& v) {
+  return std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
+}
+
+// "name=url,token=T[,timeout_ms=N][,retry_ms=N][,health_ms=N][,health_failures=N][,per_gb=P]
+// [,per_hour=P]", or an invalid_argument naming what is wrong.
+NodeEntry parse_entry(const std::string& entry) {
+  std::stringstream fields(entry);
+  std::string field;
+  NodeEntry e;
+  while (std::getline(fields, field, ',')) {
+    auto eq = field.find('=');
+    if (eq == std::string::npos)
+      throw std::invalid_argument("CEI_REMOTE: '" + field + "' is not key=value");
+    std::string k = field.substr(0, eq), v = field.substr(eq + 1);
+    if (e.name.empty()) {
+      e.name = k;
+      e.url = v;
+    } else if (k == "token") {
+      e.token = v;
+    } else if (k == "timeout_ms") {
+      e.o.timeout = remote_ms(k, v);
+    } else if (k == "retry_ms") {
+      e.o.retry_after = remote_ms(k, v);
+    } else if (k == "health_ms") {  // both checked at launch (check_cei_remote)
+      e.o.health_period = remote_ms(k, v);
+    } else if (k == "health_failures") {
+      e.o.health_failures = std::max(1, static_cast<int>(std::min(remote_number(k, v), 1e9)));
+    } else if (k == "per_gb") {
+      e.o.price_per_gb = remote_number(k, v);
+    } else if (k == "per_hour") {
+      e.o.price_per_hour = remote_number(k, v);
+    } else {
+      throw std::invalid_argument("CEI_REMOTE: unknown key '" + k + "'");
+    }
+  }
+  if (e.name.empty()) throw std::invalid_argument("CEI_REMOTE: an empty entry");
+  return e;
+}
+
+// CEI_REMOTE="entry;entry2;...", each as parse_entry reads it.
 void add_from_env(rt::Runtime& rt) {
   const char* env = std::getenv("CEI_REMOTE");
   if (!env) return;
@@ -1221,44 +1276,119 @@ void add_from_env(rt::Runtime& rt) {
   std::string entry;
   while (std::getline(all, entry, ';')) {
     if (entry.empty()) continue;
-    std::stringstream fields(entry);
-    std::string field, name, url, token;
-    RemoteOptions o;
-    while (std::getline(fields, field, ',')) {
-      auto eq = field.find('=');
-      if (eq == std::string::npos)
-        throw std::invalid_argument("CEI_REMOTE: '" + field + "' is not key=value");
-      std::string k = field.substr(0, eq), v = field.substr(eq + 1);
-      if (name.empty()) {
-        name = k;
-        url = v;
-      } else if (k == "token") {
-        token = v;
-      } else if (k == "timeout_ms") {
-        o.timeout =
-            std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
-      } else if (k == "retry_ms") {
-        o.retry_after =
-            std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
-      } else if (k == "health_ms") {  // both checked at launch (check_cei_remote)
-        o.health_period =
-            std::chrono::milliseconds(static_cast<long>(std::min(remote_number(k, v), 1e12)));
-      } else if (k == "health_failures") {
-        o.health_failures = std::max(1, static_cast<int>(std::min(remote_number(k, v), 1e9)));
-      } else if (k == "per_gb") {
-        o.price_per_gb = remote_number(k, v);
-      } else if (k == "per_hour") {
-        o.price_per_hour = remote_number(k, v);
-      } else {
-        throw std::invalid_argument("CEI_REMOTE: unknown key '" + k + "'");
-      }
-    }
+    NodeEntry e = parse_entry(entry);
     try {
-      add_node(rt, name, url, token, o);
-    } catch (const std::invalid_argument& e) {  // the URL
-      throw std::invalid_argument("CEI_REMOTE: " + name + ": " + e.what());
+      add_node(rt, e.name, e.url, e.token, e.o);
+    } catch (const std::invalid_argument& ex) {  // the URL
+      throw std::invalid_argument("CEI_REMOTE: " + e.name + ": " + ex.what());
     }
   }
+}
+
+// The nodes that appear during the run in CEI_REMOTE_JOIN's folder (docs/remote.md, "Nodes that
+// join"): each new `*.url` file holds one CEI_REMOTE entry; a usable node joins the run as a
+// platform named as the entry names it. Looked at from the health monitors of the nodes, at most
+// once per kJoinPoll whatever their health_ms; each file is read once.
+class JoinWatch {
+ public:
+  static constexpr auto kJoinPoll = std::chrono::milliseconds(250);
+  static constexpr std::uintmax_t kMaxFile = 4096;
+
+  explicit JoinWatch(std::string dir) : dir_(std::move(dir)) {}
+  // A node of the start (CEI_REMOTE, the launch config): its file in the folder is no news.
+  void known(const std::string& name, const std::string& url) {
+    std::lock_guard lock(mu_);
+    nodes_.emplace(name, url);
+  }
+  void poll() {
+    std::unique_lock lock(mu_, std::try_to_lock);  // one look at a time; the others skip it
+    if (!lock || Clock::now() < last_ + kJoinPoll) return;
+    last_ = Clock::now();
+    rt::Runtime* rt = rt::Runtime::if_started();
+    if (!rt || rt->stopping()) return;
+    for (const std::filesystem::path& f : new_files()) look(*rt, f);
+  }
+
+ private:
+  std::vector<std::filesystem::path> new_files() {
+    std::vector<std::filesystem::path> files;
+    std::error_code ec;  // a folder gone (the job ending) is no news
+    for (const auto& e : std::filesystem::directory_iterator(dir_, ec))
+      if (e.path().extension() == ".url" && seen_.insert(e.path().filename()).second)
+        files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+
+  // The file's node joins, or a warning names the file and says why not; never an exception.
+  void look(rt::Runtime& rt, const std::filesystem::path& file) {
+    try {
+      const std::string text = read(file);
+      if (text.find(';') != std::string::npos)
+        throw std::invalid_argument("one entry expected, got several (';')");
+      rt::check_remote_entries(rt::launch_config(), text);  // as CEI_REMOTE's, at launch
+      const NodeEntry e = parse_entry(text);
+      if (auto it = nodes_.find(e.name); it != nodes_.end()) {
+        if (it->second != e.url) ignore(file, e.name + " is already the node at " + it->second);
+        return;  // the same node: one of the start
+      }
+      if (rt.find_platform(e.name)) return ignore(file, e.name + " is already a platform");
+      auto p = std::make_unique<RemotePlatform>(e.name, e.url, e.token, e.o);
+      if (!p->unusable_cause().empty())
+        return ignore(file, "node " + e.name + " (" + e.url + ") not used: " + p->unusable_cause());
+      if (rt.stopping()) return;  // the program is ending: nothing to join
+      nodes_.emplace(e.name, e.url);
+      rt::log().warn("node {} ({}) joined the run ({})", e.name, e.url, file.string());
+      rt::Platform& joined = *p;
+      rt.add_platform(std::move(p));
+      rt.platform_joined(joined);
+      // Added as the runtime began shutting its platforms down: it may have been missed.
+      if (rt.stopping()) joined.shutdown();
+    } catch (const std::exception& ex) {
+      ignore(file, ex.what());
+    }
+  }
+
+  static std::string read(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (std::filesystem::file_size(file, ec) > kMaxFile || ec)
+      throw std::invalid_argument("not a readable file of at most 4096 bytes");
+    std::ifstream in(file);
+    std::string text;
+    std::getline(in, text);  // one entry, on the first line
+    if (!in && !in.eof()) throw std::invalid_argument("cannot be read");
+    return text;
+  }
+
+  static void ignore(const std::filesystem::path& file, const std::string& why) {
+    rt::log().warn("CEI_REMOTE_JOIN: {}: {}; the file is ignored", file.string(), why);
+  }
+
+  const std::string dir_;
+  std::mutex mu_;
+  Clock::time_point last_{};
+  std::set<std::filesystem::path> seen_;      // files looked at
+  std::map<std::string, std::string> nodes_;  // name -> URL of the run's nodes
+};
+
+// Made from CEI_REMOTE_JOIN when the platforms are added; never destroyed (the monitors may look
+// while the program exits).
+JoinWatch* join_watch = nullptr;
+
+void poll_join_folder() {
+  if (join_watch) join_watch->poll();
+}
+
+void note_start_node(const std::string& name, const std::string& url) {
+  if (join_watch) join_watch->known(name, url);
+}
+
+// CEI_REMOTE_JOIN=<folder>, when set (and a folder: the launch check stops the program with
+// status 2 otherwise, once the platforms are added).
+void watch_join_folder() {
+  const char* dir = std::getenv("CEI_REMOTE_JOIN");
+  std::error_code ec;
+  if (dir && *dir && std::filesystem::is_directory(dir, ec)) join_watch = new JoinWatch(dir);
 }
 
 // Every platform of type "remote" in the launch config (CEI_PLATFORMS), then CEI_REMOTE's. The
@@ -1271,6 +1401,7 @@ void add_remote_platforms(rt::Runtime& rt) {
     // The policy factory reports a broken launch config and stops the program; nothing to add.
     return;
   }
+  watch_join_folder();
   for (const auto& p : config->platforms) {
     if (p.type != rt::PlatformType::Remote) continue;
     RemoteOptions o;

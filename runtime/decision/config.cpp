@@ -491,16 +491,16 @@ void check_token(const std::string& name, std::string_view token) {
     refuse_remote(name + ": token: control characters (CR, LF, ...) are not allowed");
 }
 
+}  // namespace
+
 // CEI_REMOTE's syntax, as platforms/remote reads it: the remote platform factory runs before the
 // policy factory reports a wrong launch, and a mistake must stop the program before a node is
 // contacted ("name=url,token=T[,timeout_ms=N][,retry_ms=N][,health_ms=N][,health_failures=N]
 // [,per_gb=P][,per_hour=P];...").
-void check_cei_remote(const Config& cfg) {
-  const char* env = std::getenv("CEI_REMOTE");
-  if (!env) return;
+void check_remote_entries(const Config& cfg, std::string_view entries) {
   auto fail = [](const std::string& message) -> void { refuse_remote(message); };
   std::set<std::string> seen;
-  std::string_view rest = env;
+  std::string_view rest = entries;
   while (!rest.empty()) {
     std::string_view entry = rest.substr(0, rest.find(';'));
     rest = entry.size() < rest.size() ? rest.substr(entry.size() + 1) : std::string_view{};
@@ -543,6 +543,12 @@ void check_cei_remote(const Config& cfg) {
     }
     if (!token) fail(name + ": missing token=... (a node accepts no request without its token)");
   }
+}
+
+namespace {
+
+void check_cei_remote(const Config& cfg) {
+  if (const char* env = std::getenv("CEI_REMOTE")) check_remote_entries(cfg, env);
 }
 
 // A file the run writes when it ends (CEI_TRACE, CEI_GRAPH, a new CEI_PROFILE): one it cannot
@@ -601,6 +607,13 @@ void check_other_variables(const Config& cfg) {
                         std::string("'") + dir + "' is not a directory");
   }
   check_cei_remote(cfg);
+  // The folder where nodes that join the run appear (docs/remote.md, "Nodes that join").
+  if (const char* dir = std::getenv("CEI_REMOTE_JOIN"); dir && *dir) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+      throw ConfigError("CEI_REMOTE_JOIN", 0, "CEI_REMOTE_JOIN",
+                        std::string("'") + dir + "' is not a folder");
+  }
 }
 
 }  // namespace

@@ -336,6 +336,10 @@ void RuntimeCore::observe_membership(const Platform& p, bool lost) {
   for_observers([&](Observer& o) { o.platform_membership(p, lost); });
 }
 
+void RuntimeCore::observe_joined(const Platform& p) {
+  for_observers([&](Observer& o) { o.platform_joined(p); });
+}
+
 void RuntimeCore::observe(TaskImpl& t, bool failed) {
   // A dropped task ran nothing: its time would teach the profiles that the version is free.
   if (profiles && !failed && t.platform && t.quality() != Quality::Dropped) {
@@ -626,6 +630,12 @@ void Runtime::platform_failed(Platform& p) {
 
 void Runtime::platform_readmitted(Platform& p) {
   impl_->scheduler().platform_readmitted(p);
+}
+
+void Runtime::platform_joined(Platform& p) {
+  log().warn("platform {} joined the run: it may be given tasks from now on", p.name());
+  impl_->observe_joined(p);
+  platform_opened(p);
 }
 
 void Runtime::platform_opened(Platform& p) {

@@ -52,6 +52,7 @@ class RuntimeCore {
   void observe_submitted(TaskImpl& t, std::span<const Candidate> candidates, std::size_t chosen);
   void observe_replaced(TaskImpl& t, const Platform& from, const Platform& to, double lag);
   void observe_membership(const Platform& p, bool lost);
+  void observe_joined(const Platform& p);
   void observe(TaskImpl& t, bool failed);
   void task_done() noexcept;
   // Thread-safe: tasks submitted and not settled.

@@ -133,7 +133,9 @@ class Writer {
     for (const MembershipRecord& m : run_.memberships)
       ev.push_back({{"ph", "i"},
                     {"s", "p"},
-                    {"name", m.lost ? "lost" : "re-admitted"},
+                    {"name", m.joined ? "joined"
+                             : m.lost ? "lost"
+                                      : "re-admitted"},
                     {"cat", "membership"},
                     {"pid", pid_.at(m.platform)},
                     {"tid", 0},

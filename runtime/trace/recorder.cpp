@@ -117,6 +117,10 @@ void Recorder::platform_membership(const Platform& p, bool lost) {
   push(Membership{{p.name(), lost, Clock::now()}, describe(p)});
 }
 
+void Recorder::platform_joined(const Platform& p) {
+  push(Membership{{p.name(), false, Clock::now(), true}, describe(p)});
+}
+
 void Recorder::task_energy(std::uint64_t task, const Platform&, double joules, const char* source) {
   push(Measured{task, joules, source});
 }

@@ -156,6 +156,10 @@ Summary summarize(const RunRecord& run) {
   for (const ReplacementRecord& r : run.replacements)
     ++(r.lag > 0 ? s.replaced : s.replaced_on_open)[r.from + " → " + r.to];
   for (const MembershipRecord& m : run.memberships) {
+    if (m.joined) {
+      s.joined.emplace_back(m.platform, run.seconds(m.at));
+      continue;
+    }
     auto& [lost, readmitted] = s.membership[m.platform];
     ++(m.lost ? lost : readmitted);
   }
@@ -285,6 +289,8 @@ std::string format_summary(const Summary& s) {
     }
     out += fmt::format("re-placed: {} queued task(s) {} ({})\n", n, why, pairs);
   }
+  for (const auto& [platform, at] : s.joined)
+    out += fmt::format("membership: {} joined at {:.1f} s\n", platform, at);
   for (const auto& [platform, counts] : s.membership)
     out += fmt::format("membership: {} lost {} time(s), re-admitted {} time(s)\n", platform,
                        counts.first, counts.second);

@@ -35,6 +35,7 @@ expect 2 "PROGRAM-worker: './lonely-worker' is not an executable file" "${job[@]
 expect 2 "SLURM_NTASKS: expected an integer >= 1, got 'x'" "${job[@]}" SLURM_NTASKS=x -- "$program"
 expect 2 "SLURM_PROCID=2 is not below SLURM_NTASKS=2" "${job[@]}" SLURM_PROCID=2 -- "$program"
 expect 2 "CEI_RUN_TIMEOUT_S: expected an integer >= 1, got '0'" "${job[@]}" CEI_RUN_TIMEOUT_S=0 -- "$program"
+expect 2 "CEI_RUN_MIN_WORKERS: expected an integer >= 1, got '0'" "${job[@]}" CEI_RUN_MIN_WORKERS=0 -- "$program"
 expect 2 "CEI_RUN_HOST: expected a host name or address, got 'a b'" "${job[@]}" SLURM_PROCID=1 \
   'CEI_RUN_HOST=a b' -- "$program"
 expect 2 "CEI_RUN_DIR: cannot create the rendezvous folder $work/lonely/7.0.0" "${job[@]}" \

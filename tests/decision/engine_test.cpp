@@ -206,6 +206,9 @@ std::vector<BadValue> bad_values() {
       {"CEI_PROFILE", dir + "/no-such-dir/profile.json",
        "CEI_PROFILE: cannot write '" + dir + "/no-such-dir/profile.json': no directory"},
       {"CEI_OPENCL_OPEN", "later", "CEI_OPENCL_OPEN: expected first or background, got 'later'"},
+      {"CEI_REMOTE_JOIN", "/dev/null", "CEI_REMOTE_JOIN: '/dev/null' is not a folder"},
+      {"CEI_REMOTE_JOIN", dir + "/no-such-dir",
+       "CEI_REMOTE_JOIN: '" + dir + "/no-such-dir' is not a folder"},
   };
 }
 

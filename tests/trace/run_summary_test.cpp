@@ -157,6 +157,19 @@ TEST(RunSummary, CountsPlatformsLostAndAdmittedAgain) {
       << text;
 }
 
+// A node that joined during the run: its line says when.
+TEST(RunSummary, SaysWhenANodeJoined) {
+  test::FixedPlatform node{"node3", "remote", 1};
+  Recorder rec(Clock::now() - std::chrono::milliseconds(2100));
+  rec.platform_joined(node);
+  const RunRecord run = rec.snapshot();
+  ASSERT_EQ(run.memberships.size(), 1u);
+  EXPECT_TRUE(run.memberships[0].joined);
+  const std::string text = format_summary(summarize(run));
+  EXPECT_NE(text.find("membership: node3 joined at 2.1 s\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("lost"), std::string::npos) << text;
+}
+
 // Bytes per link: the host's uploads, a node's fetch from another node, a download to the host.
 TEST(RunSummary, CountsTheBytesOfEveryLink) {
   test::FixedPlatform node1{"node1", "remote", 1}, node2{"node2", "remote", 1};

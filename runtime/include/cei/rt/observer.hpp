@@ -91,6 +91,9 @@ class Observer {
   // A platform reported itself gone (`lost`: Runtime::platform_failed) or usable again
   // (Runtime::platform_readmitted, a node that answers its health checks again).
   virtual void platform_membership(const Platform& /*p*/, bool /*lost*/) {}
+  // A platform added during the run joined it (Runtime::platform_joined: a node that appeared in
+  // CEI_REMOTE_JOIN's folder, docs/remote.md).
+  virtual void platform_joined(const Platform& /*p*/) {}
   // A task group ended: every task of it has settled (its measured energy may come later).
   virtual void group_closed(const GroupReport& /*g*/) {}
   virtual void run_finished() = 0;  // the runtime drained at exit: write files, print summaries

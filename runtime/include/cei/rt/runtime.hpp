@@ -99,6 +99,10 @@ class Runtime {
   // A platform that reported itself gone (platform_failed) is usable again (a node that answers
   // again): the scheduler may place new tasks on it. Thread-safe.
   void platform_readmitted(Platform& p);
+  // A platform added (add_platform) while the program runs, as a new member of the run (a node
+  // that joined: docs/remote.md, "Nodes that join"): said in the log, the summary and the trace,
+  // and the tasks queued elsewhere are offered to the policy again as when a device opens.
+  void platform_joined(Platform& p);
   // A platform that was a candidate while it opened (a device opening in the background) reports
   // that it is open: the tasks queued on the other platforms were placed by forecasts that
   // expected it at another time, so the scheduler offers them to the policy again (under policies

@@ -137,6 +137,11 @@ void apply_env_overrides(Config& cfg);
 // see the same launch config. Throws ConfigError from every call if it is wrong.
 const Config& launch_config();
 
+// CEI_REMOTE's entries ("name=url,token=T[,key=value...];name2=..."), checked as at launch: a
+// ConfigError names what is wrong (a bad URL, a token with control characters, a name of a
+// platform of `cfg`, ...). Also for the files of CEI_REMOTE_JOIN's folder (docs/remote.md).
+void check_remote_entries(const Config& cfg, std::string_view entries);
+
 // Policy "static": every key of [policy.static] names a CE of the program ("Iface.ce" or "ce"),
 // else a ConfigError at its line listing them. `ces`: the program's, as "Iface.ce"; none (a
 // program whose CEs are not registered) checks nothing.

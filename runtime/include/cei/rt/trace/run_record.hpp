@@ -87,11 +87,13 @@ struct ReplacementRecord {
   Clock::time_point at{};
 };
 
-// A platform lost (it reported itself gone) or admitted again (a node answering again).
+// A platform lost (it reported itself gone), admitted again (a node answering again), or joined
+// (added during the run: `joined`, `lost` false).
 struct MembershipRecord {
   std::string platform;
   bool lost = true;
   Clock::time_point at{};
+  bool joined = false;
 };
 
 struct PlatformRecord {
@@ -146,6 +148,7 @@ class Recorder : public Observer {
   void transfer(const TransferEvent& e) override;
   void task_replaced(const Task& t, const Platform& from, const Platform& to, double lag) override;
   void platform_membership(const Platform& p, bool lost) override;
+  void platform_joined(const Platform& p) override;
   void task_energy(std::uint64_t task, const Platform& p, double joules,
                    const char* source) override;
   void platform_energy(const Platform& p, const PlatformEnergy& e) override;

@@ -84,6 +84,8 @@ struct Summary {
   std::map<std::string, std::size_t> replaced, replaced_on_open;
   // Per platform: how many times it was lost, and admitted again (a remote node's health checks).
   std::map<std::string, std::pair<std::size_t, std::size_t>> membership;
+  // Platforms that joined during the run (a node of CEI_REMOTE_JOIN), and when (s from the start).
+  std::vector<std::pair<std::string, double>> joined;
   // Per link, from and to ("host", or a platform: "node1" -> "node2" for a node's fetch from
   // another): the bytes moved and the transfers that moved them.
   std::map<std::pair<std::string, std::string>, std::pair<std::size_t, std::size_t>> links;
