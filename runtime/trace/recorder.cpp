@@ -32,6 +32,16 @@ std::string implementation(const Task& t) {
   return ce.opencl || ce.opencl_approximate ? "opencl" + std::string(suffix) : "";
 }
 
+// Field by field: GCC 12 at -O3 took the string of an aggregate temporary for uninitialized
+// (-Werror=maybe-uninitialized in the Release build).
+MembershipRecord membership(const Platform& p, bool lost, bool joined) {
+  MembershipRecord m;
+  m.platform = p.name();
+  m.lost = lost;
+  m.at = Clock::now();
+  m.joined = joined;
+  return m;
+}
 }  // namespace
 
 const TaskRecord* RunRecord::find_task(std::uint64_t id) const {
@@ -114,11 +124,11 @@ void Recorder::task_replaced(const Task& t, const Platform& from, const Platform
 }
 
 void Recorder::platform_membership(const Platform& p, bool lost) {
-  push(Membership{{p.name(), lost, Clock::now()}, describe(p)});
+  push(Membership{membership(p, lost, false), describe(p)});
 }
 
 void Recorder::platform_joined(const Platform& p) {
-  push(Membership{{p.name(), false, Clock::now(), true}, describe(p)});
+  push(Membership{membership(p, false, true), describe(p)});
 }
 
 void Recorder::task_energy(std::uint64_t task, const Platform&, double joules, const char* source) {
